@@ -1,0 +1,3 @@
+module github.com/tracefmt/tracefmt
+
+go 1.23

@@ -1,0 +1,111 @@
+package varint
+
+import (
+	"errors"
+	"io"
+)
+
+// MaxLen is the most bytes a 64-bit value can take: ten groups of seven bits.
+const MaxLen = 10
+
+// ErrOverflow means a value runs past ten bytes or past 64 bits.
+var ErrOverflow = errors.New("varint: value overflows 64 bits")
+
+// ErrWidth means a value does not fit in the width asked of AppendPadded.
+var ErrWidth = errors.New("varint: value does not fit in the requested width")
+
+// Len returns how many bytes Append uses for v.
+func Len(v uint64) int {
+	n := 1
+	for v >= 0x80 {
+		v >>= 7
+		n++
+	}
+	return n
+}
+
+// Append appends the minimal encoding of v to dst.
+func Append(dst []byte, v uint64) []byte {
+	for v >= 0x80 {
+		dst = append(dst, byte(v)|0x80)
+		v >>= 7
+	}
+	return append(dst, byte(v))
+}
+
+// AppendPadded appends v encoded in exactly width bytes, padding with
+// continuation bytes as the Go runtime does for batch lengths. It refuses a
+// width below Len(v) or above MaxLen, leaving dst unchanged.
+func AppendPadded(dst []byte, v uint64, width int) ([]byte, error) {
+	if width < Len(v) || width > MaxLen {
+		return dst, ErrWidth
+	}
+	for i := 1; i < width; i++ {
+		dst = append(dst, byte(v)|0x80)
+		v >>= 7
+	}
+	return append(dst, byte(v)), nil
+}
+
+// Consume decodes the value at the start of b and returns it with its width
+// n, which may exceed Len(v) for a non-minimal encoding. n == 0 means b ends
+// inside the value; n < 0 means the value overflows, and -n is the number of
+// bytes examined.
+func Consume(b []byte) (v uint64, n int) {
+	// One- and two-byte values are about 98% of what real traces hold;
+	// answering them before the loop keeps Consume inlinable and fast.
+	if len(b) > 0 && b[0] < 0x80 {
+		return uint64(b[0]), 1
+	}
+	if len(b) > 1 && b[1] < 0x80 {
+		return uint64(b[0]&0x7f) | uint64(b[1])<<7, 2
+	}
+	return consumeLong(b)
+}
+
+func consumeLong(b []byte) (uint64, int) {
+	var v uint64
+	for i := 0; i < len(b) && i < MaxLen; i++ {
+		c := b[i]
+		if c < 0x80 {
+			if i == MaxLen-1 && c > 1 {
+				return 0, -(i + 1)
+			}
+			return v | uint64(c)<<(7*uint(i)), i + 1
+		}
+		v |= uint64(c&0x7f) << (7 * uint(i))
+	}
+	if len(b) >= MaxLen {
+		return 0, -MaxLen
+	}
+	return 0, 0
+}
+
+// Read decodes one value from r. It returns io.EOF only when r has no byte
+// at all, and io.ErrUnexpectedEOF when r ends inside the value.
+func Read(r io.ByteReader) (uint64, error) {
+	v, _, err := ReadWidth(r)
+	return v, err
+}
+
+// ReadWidth is Read that also reports how many bytes the value took, so a
+// writer can reproduce a non-minimal encoding.
+func ReadWidth(r io.ByteReader) (v uint64, n int, err error) {
+	for i := 0; i < MaxLen; i++ {
+		c, err := r.ReadByte()
+		if err != nil {
+			if err == io.EOF && i > 0 {
+				err = io.ErrUnexpectedEOF
+			}
+			return 0, i, err
+		}
+		if c < 0x80 {
+			if i == MaxLen-1 && c > 1 {
+				return 0, i + 1, ErrOverflow
+			}
+			return v | uint64(c)<<(7*uint(i)), i + 1, nil
+		}
+		v |= uint64(c&0x7f) << (7 * uint(i))
+	}
+	return 0, MaxLen, ErrOverflow
+}
