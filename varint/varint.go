@@ -52,24 +52,13 @@ func AppendPadded(dst []byte, v uint64, width int) ([]byte, error) {
 // inside the value; n < 0 means the value overflows, and -n is the number of
 // bytes examined.
 func Consume(b []byte) (v uint64, n int) {
-	// One- and two-byte values are about 98% of what real traces hold;
-	// answering them before the loop keeps Consume inlinable and fast.
-	if len(b) > 0 && b[0] < 0x80 {
-		return uint64(b[0]), 1
-	}
-	if len(b) > 1 && b[1] < 0x80 {
-		return uint64(b[0]&0x7f) | uint64(b[1])<<7, 2
-	}
-	return consumeLong(b)
-}
-
-func consumeLong(b []byte) (uint64, int) {
-	var v uint64
+	// Small enough to inline into the caller's loop, which is most of its
+	// speed: the loop stops at MaxLen, so the shift needs no range check.
 	for i := 0; i < len(b) && i < MaxLen; i++ {
 		c := b[i]
 		if c < 0x80 {
 			if i == MaxLen-1 && c > 1 {
-				return 0, -(i + 1)
+				return 0, -MaxLen
 			}
 			return v | uint64(c)<<(7*uint(i)), i + 1
 		}
