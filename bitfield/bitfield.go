@@ -1,6 +1,9 @@
 package bitfield
 
-import "errors"
+import (
+	"errors"
+	"math/bits"
+)
 
 // Order says where a layout's first field sits in the word.
 type Order uint8
@@ -33,8 +36,9 @@ const MaxFields = 16
 // Field is one field of a word: its position and width. The zero Field is
 // empty and reads as 0.
 type Field struct {
-	shift uint8
-	width uint8
+	// shift is kept as a full word, and below 64, so Get compiles to a
+	// bare shift and mask with no widening or range check.
+	shift uint
 	mask  uint64 // width low bits set
 }
 
@@ -42,21 +46,21 @@ type Field struct {
 func (f Field) Shift() int { return int(f.shift) }
 
 // Width is the number of bits in the field.
-func (f Field) Width() int { return int(f.width) }
+func (f Field) Width() int { return bits.OnesCount64(f.mask) }
 
 // Max is the largest value the field holds.
 func (f Field) Max() uint64 { return f.mask }
 
 // Get extracts the field from w.
 func (f Field) Get(w uint64) uint64 {
-	// The &63 is free and tells the compiler the shift is below 64, so it
-	// emits a bare shift instead of Go's oversized-shift handling.
+	// The &63 changes nothing (shift is below 64) but lets the compiler
+	// drop Go's handling of oversized shifts.
 	return w >> (f.shift & 63) & f.mask
 }
 
 // GetSigned extracts the field from w as a two's-complement number.
 func (f Field) GetSigned(w uint64) int64 {
-	return SignExtend(f.Get(w), int(f.width))
+	return SignExtend(f.Get(w), f.Width())
 }
 
 // Set returns w with the field replaced by v and true, or w unchanged and
@@ -72,7 +76,8 @@ func (f Field) Set(w, v uint64) (uint64, bool) {
 // SetSigned is Set for a two's-complement value, refused when v is outside
 // the field's signed range.
 func (f Field) SetSigned(w uint64, v int64) (uint64, bool) {
-	if f.width == 0 || f.width < 64 && (v < -1<<(f.width-1) || v >= 1<<(f.width-1)) {
+	width := f.Width()
+	if width == 0 || width < 64 && (v < -1<<(width-1) || v >= 1<<(width-1)) {
 		return w, false
 	}
 	return f.Set(w, uint64(v)&f.mask)
@@ -112,7 +117,7 @@ func New(wordBits int, order Order, widths ...int) (Layout, error) {
 		if order == MSBFirst {
 			shift = wordBits - used - w
 		}
-		l.fields[i] = Field{shift: uint8(shift), width: uint8(w), mask: 1<<uint(w) - 1}
+		l.fields[i] = Field{shift: uint(shift), mask: 1<<uint(w) - 1}
 		if w == 64 {
 			l.fields[i].mask = ^uint64(0)
 		}

@@ -23,7 +23,19 @@
 //
 // # Performance
 //
-// BenchmarkGet runs Field.Get and the equivalent hand-written shift and
-// mask side by side on the same words; neither allocates.
-// PERFORMANCE_TABLE
+// BenchmarkGet takes the function type and id out of 4096 XRay words with
+// Field.Get and with hand-written shifts and masks, side by side; none
+// allocates. Measured 2026-11-21 on the project machine (2 cores,
+// go1.26.8), median of several runs, time for 4096 words:
+//
+//	                      GOAMD64=v1 (default)   GOAMD64=v3
+//	Field.Get             3.5 µs                 2.13 µs
+//	hand, constants       2.2 µs  (0.63x)        2.13 µs (1.00x)
+//	hand, run-time shifts 2.3 µs  (0.65x)        2.16 µs (0.99x)
+//
+// With v3 (BMI2's SHRX) Get compiles to exactly the hand-written code. On
+// the v1 baseline a variable shift must go through the CL register, and
+// with two fields live the compiler adds register moves around each: about
+// 0.3 ns a word. Hot loops should copy their Fields into local variables
+// so they stay in registers.
 package bitfield
