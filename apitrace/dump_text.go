@@ -1,0 +1,220 @@
+package apitrace
+
+import (
+	"math"
+	"strconv"
+)
+
+// This file holds the leaf formatting rules of apitrace dump 11.1
+// (lib/trace/trace_dump.cpp and trace_dump_internal.hpp), each as an
+// append function so that a whole call line is built in one reused buffer
+// without allocating.
+
+// appendDumpFloat appends f the way a C++ ostream with precision 7 prints a
+// float (digits10+1): C's %.7g. strconv's 'g' with the same precision gives
+// the same digits and exponent form; only NaN and the infinities are spelled
+// differently in C ("nan", "-nan", "inf", "-inf").
+func appendDumpFloat(dst []byte, f float32) []byte {
+	return appendDumpG(dst, float64(f), 7)
+}
+
+// appendDumpDouble appends d as C's %.16g.
+func appendDumpDouble(dst []byte, d float64) []byte {
+	return appendDumpG(dst, d, 16)
+}
+
+func appendDumpG(dst []byte, v float64, prec int) []byte {
+	if math.IsNaN(v) {
+		if math.Signbit(v) {
+			return append(dst, "-nan"...)
+		}
+		return append(dst, "nan"...)
+	}
+	if math.IsInf(v, 1) {
+		return append(dst, "inf"...)
+	}
+	if math.IsInf(v, -1) {
+		return append(dst, "-inf"...)
+	}
+	return strconv.AppendFloat(dst, v, 'g', prec, 64)
+}
+
+// dumpPlain reports which bytes apitrace's string printer copies unchanged:
+// printable ASCII except the quote and the backslash.
+var dumpPlain = func() (t [256]bool) {
+	for c := 0x20; c <= 0x7e; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
+// appendDumpQuoted appends s between double quotes, escaped as apitrace
+// dump prints strings: the text stops at the first NUL byte, '"' and '\'
+// get a backslash, TAB is kept, CR is dropped, LF is kept as a newline when
+// multiline is true and written as `\n` otherwise, and every other byte
+// outside 0x20-0x7e gets apitrace's own octal escape (see appendDumpOctal).
+func appendDumpQuoted(dst, s []byte, multiline bool) []byte {
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if dumpPlain[c] {
+			continue
+		}
+		dst = append(dst, s[start:i]...)
+		start = i + 1
+		if c == 0 {
+			return append(dst, '"')
+		}
+		dst = appendDumpEscape(dst, uint32(c), multiline)
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}
+
+// appendDumpWide appends a wide string: L, then the code units escaped
+// like bytes. apitrace reads each unit into a 32-bit wchar_t, so only the
+// low 32 bits count, and a unit whose low 32 bits are zero ends the text.
+func appendDumpWide(dst []byte, units []uint64, multiline bool) []byte {
+	dst = append(dst, 'L', '"')
+	for _, u := range units {
+		c := uint32(u)
+		if c == 0 {
+			break
+		}
+		if c < 0x80 && dumpPlain[c] {
+			dst = append(dst, byte(c))
+			continue
+		}
+		dst = appendDumpEscape(dst, c, multiline)
+	}
+	return append(dst, '"')
+}
+
+// appendDumpEscape appends the printed form of a character that is not
+// copied unchanged.
+func appendDumpEscape(dst []byte, c uint32, multiline bool) []byte {
+	switch c {
+	case '"':
+		return append(dst, '\\', '"')
+	case '\\':
+		return append(dst, '\\', '\\')
+	case '\t':
+		return append(dst, '\t')
+	case '\r':
+		return dst
+	case '\n':
+		if multiline {
+			return append(dst, '\n')
+		}
+		return append(dst, '\\', 'n')
+	}
+	return appendDumpOctal(dst, c)
+}
+
+// appendDumpOctal appends apitrace's octal escape, which is not C's: a
+// backslash, then the digit of bits 3-5 twice when it is not zero, then
+// the digit of bits 0-2. Higher bits are dropped. So 0x01 is `\1`, 0x08
+// `\110`, 0x1b `\333`, 0x80 `\0` and 0xe9 `\551`.
+func appendDumpOctal(dst []byte, c uint32) []byte {
+	dst = append(dst, '\\')
+	if mid := byte(c>>3) & 7; mid != 0 {
+		dst = append(dst, '0'+mid, '0'+mid)
+	}
+	return append(dst, '0'+byte(c)&7)
+}
+
+// appendDumpHex appends 0x and v in lower-case hex without padding, the
+// form of pointers and of bitmask leftovers.
+func appendDumpHex(dst []byte, v uint64) []byte {
+	dst = append(dst, '0', 'x')
+	return strconv.AppendUint(dst, v, 16)
+}
+
+// appendDumpBitmask appends a bitmask value the way apitrace prints it:
+// walking the flags in signature order, a non-zero flag is printed (joined
+// by " | ") when all its bits are set in what is left of v, and its bits
+// are cleared; a zero flag is printed only when v is zero; the walk stops
+// as soon as v is zero. Bits left over, or a value that printed no name,
+// end with 0x<hex of the rest>.
+func appendDumpBitmask(dst []byte, v uint64, n int, flag func(i int) (name []byte, value uint64)) []byte {
+	first := true
+	for i := 0; i < n; i++ {
+		name, f := flag(i)
+		if (f != 0 && v&f == f) || (f == 0 && v == 0) {
+			if !first {
+				dst = append(dst, " | "...)
+			}
+			dst = append(dst, name...)
+			v &^= f
+			first = false
+		}
+		if v == 0 {
+			break
+		}
+	}
+	if v != 0 || first {
+		if !first {
+			dst = append(dst, " | "...)
+		}
+		dst = appendDumpHex(dst, v)
+	}
+	return dst
+}
+
+// appendDumpFrame appends one backtrace frame line without its newline:
+// the module or "?", then ": function", then "+0x<offset>", then
+// ": file" and ":line". apitrace keeps the line in an int and the offset in
+// a long long, both -1 when absent, so values that turn negative in those
+// types are not printed either.
+func appendDumpFrame(dst []byte, module, function, file []byte, hasModule, hasFunction, hasFile bool, line uint64, hasLine bool, offset uint64, hasOffset bool) []byte {
+	if hasModule {
+		dst = append(dst, module...)
+	} else {
+		dst = append(dst, '?')
+	}
+	if hasFunction {
+		dst = append(dst, ": "...)
+		dst = append(dst, function...)
+	}
+	if hasOffset && int64(offset) >= 0 {
+		dst = append(dst, "+0x"...)
+		dst = strconv.AppendUint(dst, offset, 16)
+	}
+	if hasFile {
+		dst = append(dst, ": "...)
+		dst = append(dst, file...)
+		if l := int32(uint32(line)); hasLine && l >= 0 {
+			dst = append(dst, ':')
+			dst = strconv.AppendInt(dst, int64(l), 10)
+		}
+	}
+	return dst
+}
+
+// appendDumpGUID appends a GUID the way apitrace prints one it has no name
+// for: uuid(xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx) in lower-case hex.
+func appendDumpGUID(dst []byte, data1 uint32, data2, data3 uint16, data4 [8]byte) []byte {
+	dst = append(dst, "uuid("...)
+	dst = appendDumpHexPad(dst, uint64(data1), 8)
+	dst = append(dst, '-')
+	dst = appendDumpHexPad(dst, uint64(data2), 4)
+	dst = append(dst, '-')
+	dst = appendDumpHexPad(dst, uint64(data3), 4)
+	dst = append(dst, '-')
+	for i, b := range data4 {
+		if i == 2 {
+			dst = append(dst, '-')
+		}
+		dst = appendDumpHexPad(dst, uint64(b), 2)
+	}
+	return append(dst, ')')
+}
+
+func appendDumpHexPad(dst []byte, v uint64, width int) []byte {
+	const digits = "0123456789abcdef"
+	for shift := 4 * (width - 1); shift >= 0; shift -= 4 {
+		dst = append(dst, digits[(v>>uint(shift))&0xf])
+	}
+	return dst
+}

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Regenerates the dump goldens in this directory with the real apitrace
+# (Debian bookworm's apitrace 11.1: apt-get install apitrace). Every *.txt
+# here is apitrace's own output; nothing is produced by our code.
+#
+#   FIXTURES=/path/to/shared/fixtures/apitrace bash gen.sh
+#
+# It copies a few small real traces from the shared fixtures, makes
+# esc.trace (es2_info.trace with a string holding every byte 0x01-0xff, then
+# a NUL and more text, and three properties, via `apitrace sed`), and runs
+# `apitrace dump --color=never` with each option set listed in cases.txt.
+set -euo pipefail
+cd "$(dirname "$0")"
+FIXTURES=${FIXTURES:-$(git rev-parse --show-toplevel)/../shared/fixtures/apitrace}
+
+for t in es2_info glxinfo-brief-backtrace incomplete-call tri tri.trim glxsimple zlib-no-eof; do
+  install -m 0644 "$FIXTURES/$t.trace" "$t.trace"
+done
+
+# Every byte but NUL, then a NUL that ends the printed string.
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+{
+  printf 'esc:'
+  for i in $(seq 1 255); do printf "\\$(printf %03o "$i")"; done
+  printf '\000after-nul'
+} > "$tmp/esc.bin"
+apitrace sed -e "s#Mesa Project#@file($tmp/esc.bin)#" \
+  --property="z.prop=tab	quote\" back\\ nl
+cr$(printf '\r')é" --property=a.first=1 \
+  -o esc.trace es2_info.trace >/dev/null
+
+# cases.txt: golden file, then the arguments given to apitrace dump
+# (--color=never is always added). No argument holds a space.
+cat > cases.txt <<'CASES'
+es2_info.txt es2_info.trace
+es2_info.v.txt -v es2_info.trace
+es2_info.tid-nocallno-noargnames.txt --thread-ids=yes --call-nos=no --arg-names=no es2_info.trace
+es2_info.grep.txt --grep=^egl(Make|Create) es2_info.trace
+esc.v.txt -v esc.trace
+esc.v-nomultiline.txt -v --multiline=no esc.trace
+esc.grep-v.txt -v --grep=Query esc.trace
+glxinfo-brief-backtrace.txt glxinfo-brief-backtrace.trace
+glxinfo-brief-backtrace.nomultiline.txt --multiline=no glxinfo-brief-backtrace.trace
+glxinfo-brief-backtrace.calls.txt --calls=0-4,20-30/3,*/frame --thread-ids glxinfo-brief-backtrace.trace
+glxinfo-brief-backtrace.v-calls.txt -v --calls=500-,7 --calls=2 glxinfo-brief-backtrace.trace
+incomplete-call.txt incomplete-call.trace
+incomplete-call.v.txt -v --arg-names=no incomplete-call.trace
+tri.txt tri.trace
+tri.frames.txt --calls=frame tri.trace
+tri.trim.v.txt -v tri.trim.trace
+glxsimple.txt glxsimple.trace
+glxsimple.v-tid.txt -v --thread-ids glxsimple.trace
+glxsimple.draw.txt --calls=*/draw glxsimple.trace
+glxsimple.blobs.txt --blobs glxsimple.trace
+zlib-no-eof.txt zlib-no-eof.trace
+multi.txt --call-nos=no tri.trim.trace incomplete-call.trace es2_info.trace
+CASES
+
+while read -r golden args; do
+  if [[ $args == *--blobs* ]]; then
+    # Blob files go to the working directory; keep their checksums.
+    d=$(mktemp -d)
+    abs=$(sed "s|\([^ ]*\.trace\)|$PWD/\1|g" <<<"$args")
+    # shellcheck disable=SC2086
+    (cd "$d" && apitrace dump --color=never $abs) > "$golden"
+    (cd "$d" && sha256sum blob_*.bin) > "${golden%.txt}.sha256"
+    rm -rf "$d"
+  else
+    # shellcheck disable=SC2086
+    apitrace dump --color=never $args > "$golden"
+  fi
+done < cases.txt
