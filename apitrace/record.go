@@ -1,0 +1,436 @@
+package apitrace
+
+import (
+	"fmt"
+	"math"
+)
+
+// Container is the compression wrapped around a trace stream.
+type Container uint8
+
+const (
+	// Snappy is apitrace's own container: "at", then chunks of a 32-bit
+	// little-endian compressed length and one raw snappy block.
+	Snappy Container = iota
+	// Gzip is one gzip member (apitrace repack --zlib, apitrace 1.0).
+	Gzip
+	// Brotli is a raw Brotli stream (apitrace repack --brotli). It is
+	// recognised but not read.
+	Brotli
+	// Zstd is a zstd stream (apitrace master only). It is recognised but not
+	// read.
+	Zstd
+)
+
+func (c Container) String() string {
+	switch c {
+	case Snappy:
+		return "snappy"
+	case Gzip:
+		return "gzip"
+	case Brotli:
+		return "brotli"
+	case Zstd:
+		return "zstd"
+	}
+	return fmt.Sprintf("Container(%d)", uint8(c))
+}
+
+// Version is the newest stream version (version_no) this package reads and
+// the one apitrace has written since release 8.0.
+const Version = 6
+
+// Property is one name/value pair of a version 6 header, as raw bytes
+// turned into strings (no encoding is promised).
+type Property struct {
+	Name  string
+	Value string
+}
+
+// Header is what precedes the events of a trace.
+type Header struct {
+	// Version is the stream's version_no, 0 to 6. It decides the binary
+	// layout: thread numbers in enter events from 4, enum signatures with
+	// the whole value list from 3, the semantic version and properties
+	// from 6.
+	Version uint64
+	// SemanticVersion is the version whose calling conventions the calls
+	// follow; tools that rewrite old traces write Version 6 and keep the
+	// input's semantic version. It is only stored from Version 6 on; for
+	// older streams the Reader sets it to Version.
+	SemanticVersion uint64
+	// Properties lists the header's properties in stream order (apitrace
+	// writes them sorted by name). Only version 6 streams have them.
+	Properties []Property
+	// Container is the compression the Reader found, or the Writer uses.
+	// The Writer accepts Snappy (the default, the zero value) and Gzip.
+	Container Container
+}
+
+// Kind is the type of a Value.
+type Kind uint8
+
+// The value kinds. KindNone is the zero Value: "no value", for an argument
+// slot that no event filled (apitrace dump prints it as "?") and for a call
+// without a return value. Every other kind is one value type byte of the
+// stream.
+const (
+	KindNone    Kind = iota
+	KindNull         // 0x00: null pointer, string or blob
+	KindFalse        // 0x01
+	KindTrue         // 0x02
+	KindSInt         // 0x03: negative integer; Bits is the int64 value
+	KindUInt         // 0x04: non-negative integer; Bits is the value
+	KindFloat        // 0x05: Bits holds math.Float32bits in its low 32 bits
+	KindDouble       // 0x06: Bits holds math.Float64bits
+	KindString       // 0x07: Data is the bytes (no terminator, any encoding)
+	KindBlob         // 0x08: Data is the bytes
+	KindEnum         // 0x09: Enum is the signature, Bits the int64 value
+	KindBitmask      // 0x0a: Bitmask is the signature, Bits the value
+	KindArray        // 0x0b: Elems are the elements
+	KindStruct       // 0x0c: Struct is the signature, Elems the members
+	KindPointer      // 0x0d: opaque pointer; Bits is the address
+	KindRepr         // 0x0e: Elems[0] is the human form, Elems[1] the machine form
+	KindWString      // 0x0f: Elems are the code units, each a KindUInt
+)
+
+var kindNames = [...]string{
+	KindNone: "none", KindNull: "null", KindFalse: "false", KindTrue: "true",
+	KindSInt: "sint", KindUInt: "uint", KindFloat: "float", KindDouble: "double",
+	KindString: "string", KindBlob: "blob", KindEnum: "enum", KindBitmask: "bitmask",
+	KindArray: "array", KindStruct: "struct", KindPointer: "pointer", KindRepr: "repr",
+	KindWString: "wstring",
+}
+
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return fmt.Sprintf("Kind(%d)", uint8(k))
+}
+
+// Value is one node of a value tree. Which fields mean something depends on
+// Kind (see the Kind constants); the others are zero. Composite values
+// (arrays, structs, repr pairs, wide strings) hold their children in Elems.
+//
+// Values returned by a Reader or CallReader point into buffers the reader
+// owns (Data into its decompressed stream or scratch bytes, Elems into its
+// value arena): they are valid until the next call to Read. Use Clone to keep
+// one. A Value built by hand for a Writer may point anywhere.
+type Value struct {
+	Kind Kind
+	// Bits is the scalar payload: the integer (int64 bits for KindSInt
+	// and KindEnum), the float or double bits, the pointer address, the
+	// bitmask value. Zero for the other kinds.
+	Bits uint64
+	// Data is the bytes of a string or blob.
+	Data []byte
+	// Elems are the children of an array, struct, repr or wide string.
+	Elems []Value
+	// Enum, Bitmask and Struct are the signature of an enum, bitmask or
+	// struct value. Signatures are owned by the Reader that defined them and
+	// live as long as it; they are never changed once defined.
+	Enum    *EnumSig
+	Bitmask *BitmaskSig
+	Struct  *StructSig
+}
+
+// Int returns the value of an integer or enum as an int64 (a KindUInt above
+// math.MaxInt64 wraps).
+func (v Value) Int() int64 { return int64(v.Bits) }
+
+// Uint returns Bits: the value of a KindUInt, KindBitmask or KindPointer.
+func (v Value) Uint() uint64 { return v.Bits }
+
+// Float32 returns the value of a KindFloat.
+func (v Value) Float32() float32 { return math.Float32frombits(uint32(v.Bits)) }
+
+// Float64 returns the value of a KindDouble, or of a KindFloat widened.
+func (v Value) Float64() float64 {
+	if v.Kind == KindFloat {
+		return float64(v.Float32())
+	}
+	return math.Float64frombits(v.Bits)
+}
+
+// Clone returns a deep copy of v that shares nothing with the reader's
+// buffers (signatures, which never change, are shared).
+func (v Value) Clone() Value {
+	var c cloner
+	c.count(&v)
+	c.nodes = make([]Value, 0, c.nn)
+	c.bytes = make([]byte, 0, c.nb)
+	return c.value(v)
+}
+
+// Null, Bool, Int, Uint, Float32, Float64, String, Blob and Pointer build
+// scalar values for a Writer.
+func Null() Value { return Value{Kind: KindNull} }
+
+// Bool returns KindTrue or KindFalse.
+func Bool(b bool) Value {
+	if b {
+		return Value{Kind: KindTrue}
+	}
+	return Value{Kind: KindFalse}
+}
+
+// Int returns a KindSInt for negative i and a KindUInt otherwise, the choice
+// apitrace's writer makes.
+func Int(i int64) Value {
+	if i < 0 {
+		return Value{Kind: KindSInt, Bits: uint64(i)}
+	}
+	return Value{Kind: KindUInt, Bits: uint64(i)}
+}
+
+// Uint returns a KindUInt.
+func Uint(u uint64) Value { return Value{Kind: KindUInt, Bits: u} }
+
+// Float32 returns a KindFloat.
+func Float32(f float32) Value { return Value{Kind: KindFloat, Bits: uint64(math.Float32bits(f))} }
+
+// Float64 returns a KindDouble.
+func Float64(f float64) Value { return Value{Kind: KindDouble, Bits: math.Float64bits(f)} }
+
+// String returns a KindString holding b (not copied).
+func String(b []byte) Value { return Value{Kind: KindString, Data: b} }
+
+// Blob returns a KindBlob holding b (not copied).
+func Blob(b []byte) Value { return Value{Kind: KindBlob, Data: b} }
+
+// Pointer returns a KindPointer.
+func Pointer(addr uint64) Value { return Value{Kind: KindPointer, Bits: addr} }
+
+// FunctionSig is a call signature: the function name and its argument names.
+// IDs are the tracer's own (sparse, fixed when the wrappers were generated);
+// a Writer keeps them. Ids 0 to 3 are apitrace's pseudo-calls memcpy,
+// malloc, free and realloc.
+type FunctionSig struct {
+	ID       uint64
+	Name     string
+	ArgNames []string
+	def      int64 // stream offset just after the id of the definition
+}
+
+// EnumValue is one name/value pair of an enum signature.
+type EnumValue struct {
+	Name  string
+	Value int64
+}
+
+// EnumSig is an enum signature. From version 3 it lists every name/value
+// pair of the enum in stream order; before version 3 it has exactly one
+// pair, and an enum value of that signature always has that value.
+type EnumSig struct {
+	ID     uint64
+	Values []EnumValue
+	def    int64
+}
+
+// BitmaskFlag is one flag of a bitmask signature.
+type BitmaskFlag struct {
+	Name  string
+	Value uint64
+}
+
+// BitmaskSig is a bitmask signature: its flags in stream order (apitrace
+// puts a zero-valued flag first when there is one).
+type BitmaskSig struct {
+	ID    uint64
+	Flags []BitmaskFlag
+	def   int64
+}
+
+// StructSig is a struct signature: the struct's name and its member names in
+// order. An empty member name marks an anonymous nested struct.
+type StructSig struct {
+	ID      uint64
+	Name    string
+	Members []string
+	def     int64
+}
+
+// Frame is one backtrace frame. Has says which details the stream recorded;
+// a frame can legally have none.
+type Frame struct {
+	ID       uint64
+	Has      FrameDetails
+	Module   string
+	Function string
+	File     string
+	Line     uint64
+	Offset   uint64 // byte offset in Module
+	def      int64
+}
+
+// FrameDetails is a set of the details a Frame records.
+type FrameDetails uint8
+
+// The frame details, one bit each, in the order the stream writes them.
+const (
+	HasModule FrameDetails = 1 << iota
+	HasFunction
+	HasFile
+	HasLine
+	HasOffset
+)
+
+// CallFlags are the flags of call detail 0x05 (version 6).
+type CallFlags uint64
+
+// FlagFake marks a call the tracer made up (for example the glViewport
+// written after glXMakeCurrent); apitrace dump prints "// fake".
+const FlagFake CallFlags = 1
+
+// EventKind says whether an Event enters or leaves a call.
+type EventKind uint8
+
+const (
+	// Enter starts call number Event.Call.
+	Enter EventKind = iota
+	// Leave ends call number Event.Call.
+	Leave
+)
+
+func (k EventKind) String() string {
+	switch k {
+	case Enter:
+		return "enter"
+	case Leave:
+		return "leave"
+	}
+	return fmt.Sprintf("EventKind(%d)", uint8(k))
+}
+
+// Arg is one argument detail: the argument's index in its signature and its
+// value.
+type Arg struct {
+	Index int
+	Value Value
+}
+
+// Event is one event of the stream, as a Reader returns it and a Writer
+// takes it.
+//
+// An enter event has Thread, Sig, Flags, Backtrace and the input Args; its
+// Call number is implicit in the stream (the n-th enter is call n) and the
+// Reader fills it in. A leave event has Call, the output Args and Ret. The
+// stream lets any detail appear in either event and the Reader keeps what is
+// there; the Writer writes details in apitrace's order: enter
+// flags, backtrace, args; leave args, ret.
+//
+// Slices and values in an Event returned by Read are valid until the next
+// call to Read; Clone makes a copy to keep.
+type Event struct {
+	Kind      EventKind
+	Call      uint64
+	Thread    uint64 // enter only; 0 before version 4
+	Sig       *FunctionSig
+	Flags     CallFlags
+	Backtrace []*Frame
+	Args      []Arg
+	Ret       Value // KindNone when the event has no return value
+}
+
+// Clone returns a deep copy of e that stays valid after the next Read.
+func (e Event) Clone() Event {
+	var c cloner
+	for i := range e.Args {
+		c.count(&e.Args[i].Value)
+	}
+	c.count(&e.Ret)
+	c.nodes = make([]Value, 0, c.nn)
+	c.bytes = make([]byte, 0, c.nb)
+	out := e
+	out.Backtrace = append([]*Frame(nil), e.Backtrace...)
+	out.Args = make([]Arg, len(e.Args))
+	for i, a := range e.Args {
+		out.Args[i] = Arg{Index: a.Index, Value: c.value(a.Value)}
+	}
+	out.Ret = c.value(e.Ret)
+	return out
+}
+
+// Call is a whole call as a CallReader returns it: the details of its enter
+// and leave events merged the way apitrace does.
+//
+// Args is indexed by argument index and is as long as the signature's
+// argument list (longer if an event named a higher index); a slot no event
+// filled is KindNone. Ret is KindNone when no return value was recorded.
+// Incomplete is set on calls whose leave event never came (they are returned
+// at the end of the stream, in enter order).
+//
+// Slices and values in a Call returned by Read are valid until the next call
+// to Read; Clone makes a copy to keep.
+type Call struct {
+	No         uint64
+	Thread     uint64
+	Sig        *FunctionSig
+	Flags      CallFlags
+	Backtrace  []*Frame
+	Args       []Value
+	Ret        Value
+	Incomplete bool
+}
+
+// Name returns the function name, or "" when Sig is nil.
+func (c *Call) Name() string {
+	if c.Sig == nil {
+		return ""
+	}
+	return c.Sig.Name
+}
+
+// Clone returns a deep copy of c that stays valid after the next Read.
+func (c Call) Clone() Call {
+	var cl cloner
+	for i := range c.Args {
+		cl.count(&c.Args[i])
+	}
+	cl.count(&c.Ret)
+	cl.nodes = make([]Value, 0, cl.nn)
+	cl.bytes = make([]byte, 0, cl.nb)
+	out := c
+	out.Backtrace = append([]*Frame(nil), c.Backtrace...)
+	out.Args = make([]Value, len(c.Args))
+	for i, a := range c.Args {
+		out.Args[i] = cl.value(a)
+	}
+	out.Ret = cl.value(c.Ret)
+	return out
+}
+
+// cloner deep-copies value trees into two exactly sized buffers, so that a
+// copy costs three allocations whatever its size.
+type cloner struct {
+	nn, nb int
+	nodes  []Value
+	bytes  []byte
+}
+
+func (c *cloner) count(v *Value) {
+	c.nb += len(v.Data)
+	c.nn += len(v.Elems)
+	for i := range v.Elems {
+		c.count(&v.Elems[i])
+	}
+}
+
+func (c *cloner) value(v Value) Value {
+	if v.Data != nil {
+		start := len(c.bytes)
+		c.bytes = append(c.bytes, v.Data...)
+		v.Data = c.bytes[start:len(c.bytes):len(c.bytes)]
+	}
+	if v.Elems != nil {
+		start := len(c.nodes)
+		c.nodes = append(c.nodes, v.Elems...)
+		elems := c.nodes[start:len(c.nodes):len(c.nodes)]
+		for i := range elems {
+			elems[i] = c.value(elems[i])
+		}
+		v.Elems = elems
+	}
+	return v
+}
