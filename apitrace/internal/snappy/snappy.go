@@ -1,0 +1,173 @@
+// Package snappy decodes and encodes raw snappy blocks (the block format of
+// google/snappy's format_description.txt, without the framing format), as
+// apitrace's snappy container holds one per chunk.
+//
+// The decoder accepts every valid block, whatever compressor made it, and
+// rejects every invalid one with an error; it never reads or writes outside
+// its slices. The encoder is a greedy hash-chain-free LZ77 over 64 KiB
+// fragments like the reference compressor; its output is deterministic and
+// never uses 4-byte-offset copies.
+package snappy
+
+import (
+	"encoding/binary"
+	"errors"
+)
+
+var (
+	// ErrCorrupt reports a block that does not decode: a bad preamble, an
+	// element running past the input, a copy reaching before the start of
+	// the output, or a decoded size different from the preamble.
+	ErrCorrupt = errors.New("snappy: corrupt block")
+	// ErrTooLarge reports a preamble length above the caller's limit.
+	ErrTooLarge = errors.New("snappy: decoded block too large")
+)
+
+const (
+	tagLiteral = 0
+	tagCopy1   = 1
+	tagCopy2   = 2
+	tagCopy4   = 3
+)
+
+// DecodedLen returns the decoded length the block's preamble announces and
+// the preamble's width.
+func DecodedLen(src []byte) (n int, width int, err error) {
+	var v uint64
+	for i := 0; i < len(src) && i < 5; i++ {
+		c := src[i]
+		v |= uint64(c&0x7f) << (7 * i)
+		if c < 0x80 {
+			if v > 0xffffffff {
+				return 0, 0, ErrCorrupt
+			}
+			return int(v), i + 1, nil
+		}
+	}
+	return 0, 0, ErrCorrupt
+}
+
+// Decode decodes the block src into dst, reusing dst's capacity when it is
+// large enough, and returns the decoded bytes. A preamble announcing more than
+// limit bytes is ErrTooLarge (limit <= 0 means no limit but the format's 2^32-1).
+// The output is allocated only after the preamble is checked against limit
+// and against what src can hold (every element yields at most 64 bytes per
+// input byte... so the bound is generous but finite).
+func Decode(dst, src []byte, limit int) ([]byte, error) {
+	n, w, err := DecodedLen(src)
+	if err != nil {
+		return nil, err
+	}
+	if limit > 0 && n > limit {
+		return nil, ErrTooLarge
+	}
+	// A copy element of at most 5 bytes yields at most 64 bytes, a literal
+	// yields at most its own length, so n cannot exceed 64 × len(src).
+	if uint64(n) > 64*uint64(len(src)) {
+		return nil, ErrCorrupt
+	}
+	if cap(dst) < n {
+		dst = make([]byte, n)
+	} else {
+		dst = dst[:n]
+	}
+	if err := decode(dst, src[w:]); err != nil {
+		return nil, err
+	}
+	return dst, nil
+}
+
+// decode fills dst exactly from the elements in src.
+func decode(dst, src []byte) error {
+	var d, s int
+	for s < len(src) {
+		tag := src[s]
+		var length, offset int
+		switch tag & 3 {
+		case tagLiteral:
+			x := uint32(tag >> 2)
+			switch {
+			case x < 60:
+				s++
+			case x == 60:
+				s += 2
+				if uint(s) > uint(len(src)) {
+					return ErrCorrupt
+				}
+				x = uint32(src[s-1])
+			case x == 61:
+				s += 3
+				if uint(s) > uint(len(src)) {
+					return ErrCorrupt
+				}
+				x = uint32(src[s-2]) | uint32(src[s-1])<<8
+			case x == 62:
+				s += 4
+				if uint(s) > uint(len(src)) {
+					return ErrCorrupt
+				}
+				x = uint32(src[s-3]) | uint32(src[s-2])<<8 | uint32(src[s-1])<<16
+			default:
+				s += 5
+				if uint(s) > uint(len(src)) {
+					return ErrCorrupt
+				}
+				x = binary.LittleEndian.Uint32(src[s-4:])
+			}
+			length = int(uint64(x) + 1)
+			if length > len(dst)-d || length > len(src)-s {
+				return ErrCorrupt
+			}
+			copy(dst[d:], src[s:s+length])
+			d += length
+			s += length
+			continue
+		case tagCopy1:
+			s += 2
+			if uint(s) > uint(len(src)) {
+				return ErrCorrupt
+			}
+			length = 4 + int(tag>>2)&7
+			offset = int(tag&0xe0)<<3 | int(src[s-1])
+		case tagCopy2:
+			s += 3
+			if uint(s) > uint(len(src)) {
+				return ErrCorrupt
+			}
+			length = 1 + int(tag>>2)
+			offset = int(binary.LittleEndian.Uint16(src[s-2:]))
+		default:
+			s += 5
+			if uint(s) > uint(len(src)) {
+				return ErrCorrupt
+			}
+			length = 1 + int(tag>>2)
+			offset = int(binary.LittleEndian.Uint32(src[s-4:]))
+		}
+		if offset <= 0 || offset > d || length > len(dst)-d {
+			return ErrCorrupt
+		}
+		if offset >= length {
+			copy(dst[d:d+length], dst[d-offset:])
+			d += length
+			continue
+		}
+		// Overlapping copy: the source repeats with period offset. Copy
+		// the period once, then double the copied run each time.
+		end := d + length
+		for d < end {
+			d += copy(dst[d:end], dst[d-offset:d])
+			offset += offset
+		}
+		// offset doubling is only a local trick: d-offset always stays at
+		// the start of the repeated pattern because the run is periodic.
+	}
+	if d != len(dst) {
+		return ErrCorrupt
+	}
+	return nil
+}
+
+// MaxEncodedLen returns the largest block Encode can make from n bytes:
+// 32 + n + n/6, the reference compressor's bound.
+func MaxEncodedLen(n int) int { return 32 + n + n/6 }
