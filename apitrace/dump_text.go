@@ -48,12 +48,20 @@ var dumpPlain = func() (t [256]bool) {
 	return t
 }()
 
+// The text a newline in a string prints as: itself in multiline mode,
+// with the colour reset around it in colour, and \n with --multiline=no.
+const (
+	dumpNewline      = "\n"
+	dumpNewlineColor = "\x1b[0m\n\x1b[34m"
+	dumpNewlineFlat  = `\n`
+)
+
 // appendDumpQuoted appends s between double quotes, escaped as apitrace
 // dump prints strings: the text stops at the first NUL byte, '"' and '\'
-// get a backslash, TAB is kept, CR is dropped, LF is kept as a newline when
-// multiline is true and written as `\n` otherwise, and every other byte
-// outside 0x20-0x7e gets apitrace's own octal escape (see appendDumpOctal).
-func appendDumpQuoted(dst, s []byte, multiline bool) []byte {
+// get a backslash, TAB is kept, CR is dropped, LF prints as nl (one of the
+// dumpNewline constants), and every other byte outside 0x20-0x7e gets
+// apitrace's own octal escape (see appendDumpOctal).
+func appendDumpQuoted(dst, s []byte, nl string) []byte {
 	dst = append(dst, '"')
 	start := 0
 	for i := 0; i < len(s); i++ {
@@ -66,19 +74,20 @@ func appendDumpQuoted(dst, s []byte, multiline bool) []byte {
 		if c == 0 {
 			return append(dst, '"')
 		}
-		dst = appendDumpEscape(dst, uint32(c), multiline)
+		dst = appendDumpEscape(dst, uint32(c), nl)
 	}
 	dst = append(dst, s[start:]...)
 	return append(dst, '"')
 }
 
-// appendDumpWide appends a wide string: L, then the code units escaped
-// like bytes. apitrace reads each unit into a 32-bit wchar_t, so only the
-// low 32 bits count, and a unit whose low 32 bits are zero ends the text.
-func appendDumpWide(dst []byte, units []uint64, multiline bool) []byte {
-	dst = append(dst, 'L', '"')
-	for _, u := range units {
-		c := uint32(u)
+// appendDumpWide appends the quoted part of a wide string (the caller
+// writes the L): its code units escaped like bytes. apitrace reads each
+// unit into a 32-bit wchar_t, so only the low 32 bits count, and a unit
+// whose low 32 bits are zero ends the text.
+func appendDumpWide(dst []byte, units []Value, nl string) []byte {
+	dst = append(dst, '"')
+	for i := range units {
+		c := uint32(units[i].Bits)
 		if c == 0 {
 			break
 		}
@@ -86,14 +95,14 @@ func appendDumpWide(dst []byte, units []uint64, multiline bool) []byte {
 			dst = append(dst, byte(c))
 			continue
 		}
-		dst = appendDumpEscape(dst, c, multiline)
+		dst = appendDumpEscape(dst, c, nl)
 	}
 	return append(dst, '"')
 }
 
 // appendDumpEscape appends the printed form of a character that is not
 // copied unchanged.
-func appendDumpEscape(dst []byte, c uint32, multiline bool) []byte {
+func appendDumpEscape(dst []byte, c uint32, nl string) []byte {
 	switch c {
 	case '"':
 		return append(dst, '\\', '"')
@@ -104,10 +113,7 @@ func appendDumpEscape(dst []byte, c uint32, multiline bool) []byte {
 	case '\r':
 		return dst
 	case '\n':
-		if multiline {
-			return append(dst, '\n')
-		}
-		return append(dst, '\\', 'n')
+		return append(dst, nl...)
 	}
 	return appendDumpOctal(dst, c)
 }
@@ -136,16 +142,19 @@ func appendDumpHex(dst []byte, v uint64) []byte {
 // by " | ") when all its bits are set in what is left of v, and its bits
 // are cleared; a zero flag is printed only when v is zero; the walk stops
 // as soon as v is zero. Bits left over, or a value that printed no name,
-// end with 0x<hex of the rest>.
-func appendDumpBitmask(dst []byte, v uint64, n int, flag func(i int) (name []byte, value uint64)) []byte {
+// end with 0x<hex of the rest>. Names and the hex part are wrapped in the
+// lit and normal colour escapes.
+func appendDumpBitmask(dst []byte, v uint64, flags []BitmaskFlag, lit, normal string) []byte {
 	first := true
-	for i := 0; i < n; i++ {
-		name, f := flag(i)
+	for i := range flags {
+		f := flags[i].Value
 		if (f != 0 && v&f == f) || (f == 0 && v == 0) {
 			if !first {
 				dst = append(dst, " | "...)
 			}
-			dst = append(dst, name...)
+			dst = append(dst, lit...)
+			dst = append(dst, flags[i].Name...)
+			dst = append(dst, normal...)
 			v &^= f
 			first = false
 		}
@@ -157,7 +166,9 @@ func appendDumpBitmask(dst []byte, v uint64, n int, flag func(i int) (name []byt
 		if !first {
 			dst = append(dst, " | "...)
 		}
+		dst = append(dst, lit...)
 		dst = appendDumpHex(dst, v)
+		dst = append(dst, normal...)
 	}
 	return dst
 }
@@ -167,24 +178,24 @@ func appendDumpBitmask(dst []byte, v uint64, n int, flag func(i int) (name []byt
 // ": file" and ":line". apitrace keeps the line in an int and the offset in
 // a long long, both -1 when absent, so values that turn negative in those
 // types are not printed either.
-func appendDumpFrame(dst []byte, module, function, file []byte, hasModule, hasFunction, hasFile bool, line uint64, hasLine bool, offset uint64, hasOffset bool) []byte {
-	if hasModule {
-		dst = append(dst, module...)
+func appendDumpFrame(dst []byte, f *Frame) []byte {
+	if f.Has&HasModule != 0 {
+		dst = append(dst, f.Module...)
 	} else {
 		dst = append(dst, '?')
 	}
-	if hasFunction {
+	if f.Has&HasFunction != 0 {
 		dst = append(dst, ": "...)
-		dst = append(dst, function...)
+		dst = append(dst, f.Function...)
 	}
-	if hasOffset && int64(offset) >= 0 {
+	if f.Has&HasOffset != 0 && int64(f.Offset) >= 0 {
 		dst = append(dst, "+0x"...)
-		dst = strconv.AppendUint(dst, offset, 16)
+		dst = strconv.AppendUint(dst, f.Offset, 16)
 	}
-	if hasFile {
+	if f.Has&HasFile != 0 {
 		dst = append(dst, ": "...)
-		dst = append(dst, file...)
-		if l := int32(uint32(line)); hasLine && l >= 0 {
+		dst = append(dst, f.File...)
+		if l := int32(uint32(f.Line)); f.Has&HasLine != 0 && l >= 0 {
 			dst = append(dst, ':')
 			dst = strconv.AppendInt(dst, int64(l), 10)
 		}
@@ -192,18 +203,13 @@ func appendDumpFrame(dst []byte, module, function, file []byte, hasModule, hasFu
 	return dst
 }
 
-// appendDumpGUID appends a GUID the way apitrace prints one it has no name
-// for: uuid(xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx) in lower-case hex.
-func appendDumpGUID(dst []byte, data1 uint32, data2, data3 uint16, data4 [8]byte) []byte {
+// appendDumpGUID appends a GUID (Data1, Data2 and Data3 big-endian, then
+// Data4) the way apitrace prints one it has no name for:
+// uuid(xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx) in lower-case hex.
+func appendDumpGUID(dst []byte, g [16]byte) []byte {
 	dst = append(dst, "uuid("...)
-	dst = appendDumpHexPad(dst, uint64(data1), 8)
-	dst = append(dst, '-')
-	dst = appendDumpHexPad(dst, uint64(data2), 4)
-	dst = append(dst, '-')
-	dst = appendDumpHexPad(dst, uint64(data3), 4)
-	dst = append(dst, '-')
-	for i, b := range data4 {
-		if i == 2 {
+	for i, b := range g {
+		if i == 4 || i == 6 || i == 8 || i == 10 {
 			dst = append(dst, '-')
 		}
 		dst = appendDumpHexPad(dst, uint64(b), 2)

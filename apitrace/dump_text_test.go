@@ -36,78 +36,81 @@ func TestAppendDumpFloat(t *testing.T) {
 
 func TestAppendDumpQuoted(t *testing.T) {
 	for _, tc := range []struct {
-		in        string
-		multiline bool
-		want      string
+		in   string
+		nl   string
+		want string
 	}{
-		{"SGI", true, `"SGI"`},
-		{"a\x00b", true, `"a"`},
-		{"q\"b\\", true, `"q\"b\\"`},
-		{"t\tc\rn\n", true, "\"t\tcn\n\""},
-		{"t\tc\rn\n", false, "\"t\tcn\\n\""},
-		{"\x01\x08\x1b\x7f\x80\xff", true, `"\1\110\333\777\0\777"`},
-		{"é", true, `"\3\551"`},
-		{"", true, `""`},
+		{"SGI", dumpNewline, `"SGI"`},
+		{"a\x00b", dumpNewline, `"a"`},
+		{"q\"b\\", dumpNewline, `"q\"b\\"`},
+		{"t\tc\rn\n", dumpNewline, "\"t\tcn\n\""},
+		{"t\tc\rn\n", dumpNewlineFlat, "\"t\tcn\\n\""},
+		{"a\nb", dumpNewlineColor, "\"a\x1b[0m\n\x1b[34mb\""},
+		{"\x01\x08\x1b\x7f\x80\xff", dumpNewline, `"\1\110\333\777\0\777"`},
+		{"é", dumpNewline, `"\3\551"`},
+		{"", dumpNewline, `""`},
 	} {
-		if got := string(appendDumpQuoted(nil, []byte(tc.in), tc.multiline)); got != tc.want {
+		if got := string(appendDumpQuoted(nil, []byte(tc.in), tc.nl)); got != tc.want {
 			t.Errorf("%q: got %q, want %q", tc.in, got, tc.want)
 		}
 	}
-	if got, want := string(appendDumpWide(nil, []uint64{'h', 0xe9, 0x1_0000_0041, '\n', 0x1_0000_0000, 'x'}, false)), `L"h\551A\n"`; got != want {
+	var units []Value
+	for _, u := range []uint64{'h', 0xe9, 0x1_0000_0041, '\n', 0x1_0000_0000, 'x'} {
+		units = append(units, Uint(u))
+	}
+	if got, want := string(appendDumpWide(nil, units, dumpNewlineFlat)), `"h\551A\n"`; got != want {
 		t.Errorf("wide: got %q, want %q", got, want)
 	}
 }
 
 func TestAppendDumpBitmask(t *testing.T) {
-	flags := []struct {
-		name  string
-		value uint64
-	}{{"ZERO", 0}, {"A", 1}, {"B", 2}, {"AB", 3}, {"C", 8}}
-	flag := func(i int) ([]byte, uint64) { return []byte(flags[i].name), flags[i].value }
+	flags := []BitmaskFlag{{"ZERO", 0}, {"A", 1}, {"B", 2}, {"AB", 3}, {"C", 8}}
 	for _, tc := range []struct {
-		v    uint64
-		n    int
-		want string
+		v     uint64
+		flags []BitmaskFlag
+		want  string
 	}{
-		{0, 5, "ZERO"},
-		{0, 0, "0x0"},
-		{1, 5, "A"},
-		{3, 5, "A | B"},
-		{0x41, 5, "A | 0x40"},
-		{0x40, 5, "0x40"},
-		{8, 5, "C"},
+		{0, flags, "ZERO"},
+		{0, nil, "0x0"},
+		{1, flags, "A"},
+		{3, flags, "A | B"},
+		{0x41, flags, "A | 0x40"},
+		{0x40, flags, "0x40"},
+		{8, flags, "C"},
+		// A zero flag after the first is never printed.
+		{0, []BitmaskFlag{{"A", 1}, {"Z", 0}}, "0x0"},
 	} {
-		if got := string(appendDumpBitmask(nil, tc.v, tc.n, flag)); got != tc.want {
+		if got := string(appendDumpBitmask(nil, tc.v, tc.flags, "", "")); got != tc.want {
 			t.Errorf("%#x: got %q, want %q", tc.v, got, tc.want)
 		}
 	}
-	// A zero flag after the first is never printed.
-	late := func(i int) ([]byte, uint64) { return [][]byte{[]byte("A"), []byte("Z")}[i], []uint64{1, 0}[i] }
-	if got := string(appendDumpBitmask(nil, 0, 2, late)); got != "0x0" {
-		t.Errorf("late zero flag: got %q", got)
+	if got, want := string(appendDumpBitmask(nil, 0x41, flags, "<", ">")), "<A> | <0x40>"; got != want {
+		t.Errorf("colour: got %q, want %q", got, want)
 	}
 }
 
 func TestAppendDumpFrame(t *testing.T) {
-	libc := []byte("/lib/x86_64-linux-gnu/libc.so.6")
 	for _, tc := range []struct {
-		got, want string
+		f    Frame
+		want string
 	}{
-		{string(appendDumpFrame(nil, []byte("glxinfo"), nil, nil, true, false, false, 0, true, 0x4449, true)), "glxinfo+0x4449"},
-		{string(appendDumpFrame(nil, libc, []byte("__libc_start_main_impl"), []byte("../csu/libc-start.c"), true, true, true, 360, true, 0x84, true)),
+		{Frame{Has: HasModule | HasLine | HasOffset, Module: "glxinfo", Offset: 0x4449}, "glxinfo+0x4449"},
+		{Frame{Has: HasModule | HasFunction | HasFile | HasLine | HasOffset, Module: "/lib/x86_64-linux-gnu/libc.so.6",
+			Function: "__libc_start_main_impl", File: "../csu/libc-start.c", Line: 360, Offset: 0x84},
 			"/lib/x86_64-linux-gnu/libc.so.6: __libc_start_main_impl+0x84: ../csu/libc-start.c:360"},
-		{string(appendDumpFrame(nil, nil, nil, nil, false, false, false, 0, true, 0, false)), "?"},
-		{string(appendDumpFrame(nil, nil, nil, []byte("f.c"), false, false, true, 1<<31, true, 1<<63, true)), "?: f.c"},
+		{Frame{Has: HasLine}, "?"},
+		{Frame{}, "?"},
+		{Frame{Has: HasFile | HasLine | HasOffset, File: "f.c", Line: 1 << 31, Offset: 1 << 63}, "?: f.c"},
 	} {
-		if tc.got != tc.want {
-			t.Errorf("got %q, want %q", tc.got, tc.want)
+		if got := string(appendDumpFrame(nil, &tc.f)); got != tc.want {
+			t.Errorf("got %q, want %q", got, tc.want)
 		}
 	}
 }
 
 func TestAppendDumpGUID(t *testing.T) {
 	// The unknown GUID of apitrace's own guids_test.cpp.
-	got := string(appendDumpGUID(nil, 0x01234567, 0x89AB, 0xCDEF, [8]byte{0x01, 0x23, 0x45, 0x67, 0x89, 0xAB, 0xCD, 0xEF}))
+	got := string(appendDumpGUID(nil, [16]byte{0x01, 0x23, 0x45, 0x67, 0x89, 0xAB, 0xCD, 0xEF, 0x01, 0x23, 0x45, 0x67, 0x89, 0xAB, 0xCD, 0xEF}))
 	if want := "uuid(01234567-89ab-cdef-0123-456789abcdef)"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}

@@ -1,0 +1,556 @@
+package apitrace
+
+import (
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+)
+
+// DumpOptions are the options of apitrace dump. The zero value is
+// apitrace dump --color=never with no other option.
+type DumpOptions struct {
+	// Calls limits the dump to these calls (--calls=SET); the zero CallSet
+	// holds every call. Reading a trace stops at the first call numbered
+	// above the set's last call, as apitrace does.
+	Calls CallSet
+	// Verbose also dumps the calls apitrace calls verbose (-v): the 84
+	// query functions of its name table (glGetString, glIs*, glXGetCurrent*,
+	// ...) and glGetError calls that return 0.
+	Verbose bool
+	// Grep, when set, dumps only the calls whose function name it matches
+	// anywhere (--grep=REGEX) and drops the property lines. apitrace uses
+	// ECMAScript regular expressions; Go's RE2 syntax agrees on everything
+	// but back-references and look-arounds.
+	Grep *regexp.Regexp
+	// ThreadIDs prints "@N " (the tracer's thread number in hex) before each
+	// call (--thread-ids).
+	ThreadIDs bool
+	// NoCallNos drops the call number in front of each call (--call-nos=no).
+	NoCallNos bool
+	// NoArgNames prints only argument values (--arg-names=no).
+	NoArgNames bool
+	// NoMultiline prints each call on exactly one line (--multiline=no):
+	// newlines in strings become \n, and neither backtraces nor the empty
+	// line after a frame's last call are printed.
+	NoMultiline bool
+	// Blobs writes each blob into a file named blob_callN.bin, or
+	// blob_callN_K.bin for the K-th (from 0) blob of a call after the first,
+	// and prints blob("NAME") instead of blob(SIZE) (--blobs).
+	Blobs bool
+	// BlobDir is the directory the blob files go to; "" is the current
+	// directory, where apitrace writes them.
+	BlobDir string
+	// Color adds apitrace's ANSI colours (--color=always).
+	Color bool
+}
+
+// Dumper prints calls as apitrace dump 11.1 does, byte for byte, with its
+// options. It buffers its output: call Flush at the end (Trace does).
+//
+// apitrace's text has rules that look like mistakes but that users' diffs
+// depend on, and the Dumper keeps them: strings stop at the first NUL, bytes
+// outside printable ASCII get a malformed octal escape (0xe9 prints as
+// \551), carriage returns are dropped, a one-element array prints as &x,
+// floats use C's %.7g and %.16g (nan, -nan, inf), verbose calls are hidden.
+// Known differences, all on input that Linux tracers never write: GUID
+// structs print as uuid(...) even where apitrace knows a symbolic name
+// (D3D traces only), an argument index beyond the signature's names prints
+// as argN instead of apitrace's undefined behaviour, and values that make
+// apitrace abort (a GUID of the wrong shape, an anonymous struct member
+// that is not a struct) print in the ordinary way.
+type Dumper struct {
+	w    io.Writer
+	opts DumpOptions
+	buf  []byte
+	err  error
+
+	sigFlags  map[*FunctionSig]NameFlags
+	enumIndex map[*EnumSig]map[int64]int
+
+	// --blobs state: the call being printed and its blob count.
+	blobCall uint32
+	blobNo   int
+
+	// Colour escapes, all empty without Color.
+	normal, bold, red, pointer, literal string
+	// newline is what a newline inside a string prints as.
+	newline string
+}
+
+// NewDumper returns a Dumper writing to w.
+func NewDumper(w io.Writer, opts DumpOptions) *Dumper {
+	d := &Dumper{
+		w:         w,
+		opts:      opts,
+		buf:       make([]byte, 0, 64<<10),
+		sigFlags:  make(map[*FunctionSig]NameFlags),
+		enumIndex: make(map[*EnumSig]map[int64]int),
+	}
+	d.newline = dumpNewline
+	if opts.Color {
+		d.normal, d.bold, d.red = "\x1b[0m", "\x1b[1m", "\x1b[31m"
+		d.pointer, d.literal = "\x1b[32m", "\x1b[34m"
+		// Every newline in a string resets the colour and starts it
+		// again on the next line.
+		d.newline = dumpNewlineColor
+	}
+	if opts.NoMultiline {
+		d.newline = dumpNewlineFlat
+	}
+	return d
+}
+
+// dumpFlushSize is how much text the Dumper gathers before writing.
+const dumpFlushSize = 60 << 10
+
+// dumpSource is what Dumper.Calls reads: a CallReader.
+type dumpSource interface {
+	Header() Header
+	Read() (Call, error)
+}
+
+// dumpCalls dumps a header and then calls from src, stopping early when the
+// call set has no more calls. It returns nil at the end of a clean trace
+// and flushes the output.
+func (d *Dumper) dumpCalls(src dumpSource) error {
+	h := src.Header()
+	d.Header(&h)
+	last := d.opts.Calls.Last()
+	for {
+		c, err := src.Read()
+		if err != nil {
+			if err == io.EOF {
+				err = nil
+			}
+			if ferr := d.Flush(); err == nil {
+				err = ferr
+			}
+			return err
+		}
+		if uint32(c.No) > last {
+			return d.Flush()
+		}
+		d.Call(&c)
+		if d.err != nil {
+			return d.err
+		}
+	}
+}
+
+// Header prints the property lines of a trace header, sorted by name as
+// apitrace prints them (a repeated name keeps its last value), unless the
+// Grep option is set.
+func (d *Dumper) Header(h *Header) {
+	if d.opts.Grep != nil || len(h.Properties) == 0 {
+		return
+	}
+	props := slices.Clone(h.Properties)
+	slices.SortStableFunc(props, func(a, b Property) int {
+		switch {
+		case a.Name < b.Name:
+			return -1
+		case a.Name > b.Name:
+			return 1
+		}
+		return 0
+	})
+	for i, p := range props {
+		if i+1 < len(props) && props[i+1].Name == p.Name {
+			continue
+		}
+		d.buf = append(d.buf, "// "...)
+		d.buf = append(d.buf, p.Name...)
+		d.buf = append(d.buf, " = "...)
+		d.buf = d.appendString(d.buf, []byte(p.Value))
+		d.buf = append(d.buf, '\n')
+	}
+	d.maybeFlush()
+}
+
+// Flags returns the flags apitrace gives the call c: those of its name
+// (cached per signature), plus NameVerbose for a glGetError() that
+// returned 0.
+func (d *Dumper) Flags(c *Call) NameFlags {
+	if c.Sig == nil {
+		return 0
+	}
+	f, ok := d.sigFlags[c.Sig]
+	if !ok {
+		f = LookupNameFlags(c.Sig.Name)
+		d.sigFlags[c.Sig] = f
+	}
+	if len(c.Sig.ArgNames) == 0 && c.Ret.Kind != KindNone && c.Sig.Name == "glGetError" && dumpToInt(&c.Ret) == 0 {
+		f |= NameVerbose
+	}
+	return f
+}
+
+// dumpToInt converts a return value to a signed integer the way apitrace's
+// toSInt does for the kinds it defines, and gives 0 for the others.
+func dumpToInt(v *Value) int64 {
+	switch v.Kind {
+	case KindTrue:
+		return 1
+	case KindSInt, KindUInt, KindEnum, KindBitmask, KindPointer:
+		return v.Int()
+	case KindFloat, KindDouble:
+		f := v.Float64()
+		if f != f || f >= 1<<63 || f < -(1<<63) {
+			return 1 // any non-zero: the conversion is undefined in C++
+		}
+		return int64(f)
+	case KindRepr:
+		if len(v.Elems) == 2 {
+			return dumpToInt(&v.Elems[1])
+		}
+	}
+	return 0
+}
+
+// Want reports whether the options select the call c for printing: it is
+// in the call set, matches Grep, and is not verbose unless Verbose is set.
+func (d *Dumper) Want(c *Call) bool {
+	f := d.Flags(c)
+	if !d.opts.Calls.Contains(c.No, f) {
+		return false
+	}
+	if !d.opts.Verbose && f&NameVerbose != 0 {
+		return false
+	}
+	if d.opts.Grep != nil && !d.opts.Grep.MatchString(c.Name()) {
+		return false
+	}
+	return true
+}
+
+// Call prints c if the options select it. Errors writing the output are
+// sticky and returned by Flush.
+func (d *Dumper) Call(c *Call) {
+	if d.err != nil || !d.Want(c) {
+		return
+	}
+	d.buf = d.appendCall(d.buf, c, d.Flags(c))
+	if d.opts.NoMultiline {
+		d.buf = append(d.buf, '\n')
+	}
+	d.maybeFlush()
+}
+
+// AppendCall appends the text of c, whatever the filters say, and returns
+// the extended buffer. In multiline mode the text ends with a newline (and
+// the backtrace and the empty line after a frame's last call); with
+// NoMultiline it has no newline at all, as apitrace's own call printer.
+func (d *Dumper) AppendCall(dst []byte, c *Call) []byte {
+	return d.appendCall(dst, c, d.Flags(c))
+}
+
+func (d *Dumper) maybeFlush() {
+	if len(d.buf) >= dumpFlushSize {
+		d.flush()
+	}
+}
+
+func (d *Dumper) flush() {
+	if d.err == nil && len(d.buf) > 0 {
+		_, d.err = d.w.Write(d.buf)
+	}
+	d.buf = d.buf[:0]
+}
+
+// Flush writes the buffered text and returns the first error met while
+// writing (to the output or to a blob file).
+func (d *Dumper) Flush() error {
+	d.flush()
+	return d.err
+}
+
+func (d *Dumper) appendCall(dst []byte, c *Call, f NameFlags) []byte {
+	if !d.opts.NoCallNos {
+		dst = strconv.AppendUint(dst, uint64(uint32(c.No)), 10)
+		dst = append(dst, ' ')
+	}
+	if d.opts.ThreadIDs {
+		dst = append(dst, '@')
+		dst = strconv.AppendUint(dst, uint64(uint32(c.Thread)), 16)
+		dst = append(dst, ' ')
+	}
+	if d.opts.Color {
+		if f&NameNoSideEffects != 0 {
+			dst = append(dst, d.normal...)
+		} else {
+			dst = append(dst, d.bold...)
+		}
+	}
+	dst = append(dst, c.Name()...)
+	dst = append(dst, d.normal...)
+	dst = append(dst, '(')
+	d.blobCall, d.blobNo = uint32(c.No), 0
+	for i := range c.Args {
+		if i > 0 {
+			dst = append(dst, ", "...)
+		}
+		if !d.opts.NoArgNames {
+			if c.Sig != nil && i < len(c.Sig.ArgNames) {
+				dst = append(dst, c.Sig.ArgNames[i]...)
+			} else {
+				dst = append(dst, "arg"...)
+				dst = strconv.AppendInt(dst, int64(i), 10)
+			}
+			dst = append(dst, d.normal...)
+			dst = append(dst, " = "...)
+		}
+		if c.Args[i].Kind == KindNone {
+			dst = append(dst, '?')
+		} else {
+			dst = d.appendValue(dst, &c.Args[i])
+		}
+	}
+	dst = append(dst, ')')
+	if c.Ret.Kind != KindNone {
+		dst = append(dst, " = "...)
+		dst = d.appendValue(dst, &c.Ret)
+	}
+	if c.Flags&FlagFake != 0 || c.Incomplete {
+		dst = append(dst, " //"...)
+		if c.Flags&FlagFake != 0 {
+			dst = append(dst, " fake"...)
+		}
+		if c.Incomplete {
+			dst = append(dst, ' ')
+			dst = append(dst, d.red...)
+			dst = append(dst, "incomplete"...)
+			dst = append(dst, d.normal...)
+		}
+	}
+	if d.opts.NoMultiline {
+		return dst
+	}
+	dst = append(dst, '\n')
+	if c.Backtrace != nil {
+		dst = append(dst, d.bold...)
+		dst = append(dst, d.red...)
+		dst = append(dst, "Backtrace:\n"...)
+		dst = append(dst, d.normal...)
+		for _, fr := range c.Backtrace {
+			if fr != nil {
+				dst = appendDumpFrame(dst, fr)
+			} else {
+				dst = append(dst, '?')
+			}
+			dst = append(dst, '\n')
+		}
+	}
+	if f&NameEndFrame != 0 {
+		dst = append(dst, '\n')
+	}
+	return dst
+}
+
+func (d *Dumper) appendString(dst, s []byte) []byte {
+	dst = append(dst, d.literal...)
+	dst = appendDumpQuoted(dst, s, d.newline)
+	return append(dst, d.normal...)
+}
+
+func (d *Dumper) appendLiteral(dst []byte, s string) []byte {
+	dst = append(dst, d.literal...)
+	dst = append(dst, s...)
+	return append(dst, d.normal...)
+}
+
+func (d *Dumper) appendValue(dst []byte, v *Value) []byte {
+	switch v.Kind {
+	case KindNone:
+		return dst
+	case KindNull:
+		return d.appendLiteral(dst, "NULL")
+	case KindFalse:
+		return d.appendLiteral(dst, "false")
+	case KindTrue:
+		return d.appendLiteral(dst, "true")
+	case KindSInt:
+		dst = append(dst, d.literal...)
+		dst = strconv.AppendInt(dst, v.Int(), 10)
+		return append(dst, d.normal...)
+	case KindUInt:
+		dst = append(dst, d.literal...)
+		dst = strconv.AppendUint(dst, v.Uint(), 10)
+		return append(dst, d.normal...)
+	case KindFloat:
+		dst = append(dst, d.literal...)
+		dst = appendDumpFloat(dst, v.Float32())
+		return append(dst, d.normal...)
+	case KindDouble:
+		dst = append(dst, d.literal...)
+		dst = appendDumpDouble(dst, v.Float64())
+		return append(dst, d.normal...)
+	case KindString:
+		return d.appendString(dst, v.Data)
+	case KindWString:
+		dst = append(dst, d.literal...)
+		dst = append(dst, 'L')
+		dst = append(dst, d.literal...)
+		dst = appendDumpWide(dst, v.Elems, d.newline)
+		return append(dst, d.normal...)
+	case KindEnum:
+		dst = append(dst, d.literal...)
+		if name, ok := d.enumName(v); ok {
+			dst = append(dst, name...)
+		} else {
+			dst = strconv.AppendInt(dst, v.Int(), 10)
+		}
+		return append(dst, d.normal...)
+	case KindBitmask:
+		var flags []BitmaskFlag
+		if v.Bitmask != nil {
+			flags = v.Bitmask.Flags
+		}
+		return appendDumpBitmask(dst, v.Uint(), flags, d.literal, d.normal)
+	case KindArray:
+		if len(v.Elems) == 1 {
+			dst = append(dst, '&')
+			return d.appendValue(dst, &v.Elems[0])
+		}
+		dst = append(dst, '{')
+		for i := range v.Elems {
+			if i > 0 {
+				dst = append(dst, ", "...)
+			}
+			dst = d.appendValue(dst, &v.Elems[i])
+		}
+		return append(dst, '}')
+	case KindStruct:
+		if guid, ok := dumpGUID(v); ok {
+			dst = append(dst, d.literal...)
+			dst = appendDumpGUID(dst, guid)
+			return append(dst, d.normal...)
+		}
+		dst = append(dst, '{')
+		dst, _ = d.appendMembers(dst, v, false)
+		return append(dst, '}')
+	case KindBlob:
+		dst = append(dst, d.pointer...)
+		if d.opts.Blobs {
+			dst = d.appendBlobFile(dst, v.Data)
+		} else {
+			dst = append(dst, "blob("...)
+			dst = strconv.AppendUint(dst, uint64(len(v.Data)), 10)
+			dst = append(dst, ')')
+		}
+		return append(dst, d.normal...)
+	case KindPointer:
+		dst = append(dst, d.pointer...)
+		dst = appendDumpHex(dst, v.Uint())
+		return append(dst, d.normal...)
+	case KindRepr:
+		if len(v.Elems) > 0 {
+			return d.appendValue(dst, &v.Elems[0])
+		}
+		return dst
+	}
+	return dst
+}
+
+// appendMembers appends the members of a struct as name = value pairs,
+// flattening anonymous (unnamed) struct members into the list. more says
+// whether a member was already printed, so that a separator is needed.
+func (d *Dumper) appendMembers(dst []byte, v *Value, more bool) ([]byte, bool) {
+	for i := range v.Elems {
+		name := ""
+		if v.Struct != nil && i < len(v.Struct.Members) {
+			name = v.Struct.Members[i]
+		}
+		m := &v.Elems[i]
+		if name == "" && m.Kind == KindStruct {
+			dst, more = d.appendMembers(dst, m, more)
+			continue
+		}
+		if more {
+			dst = append(dst, ", "...)
+		}
+		dst = append(dst, name...)
+		dst = append(dst, d.normal...)
+		dst = append(dst, " = "...)
+		dst = d.appendValue(dst, m)
+		more = true
+	}
+	return dst, more
+}
+
+// enumName returns the name of the first signature entry whose value is
+// the enum's value. Big signatures (GL's GLenum has thousands of names)
+// get an index, built once per signature.
+func (d *Dumper) enumName(v *Value) (string, bool) {
+	sig := v.Enum
+	if sig == nil {
+		return "", false
+	}
+	want := v.Int()
+	if len(sig.Values) <= 16 {
+		for i := range sig.Values {
+			if sig.Values[i].Value == want {
+				return sig.Values[i].Name, true
+			}
+		}
+		return "", false
+	}
+	idx, ok := d.enumIndex[sig]
+	if !ok {
+		idx = make(map[int64]int, len(sig.Values))
+		for i := len(sig.Values) - 1; i >= 0; i-- {
+			idx[sig.Values[i].Value] = i
+		}
+		d.enumIndex[sig] = idx
+	}
+	if i, ok := idx[want]; ok {
+		return sig.Values[i].Name, true
+	}
+	return "", false
+}
+
+// appendBlobFile writes a blob into its file and appends blob("NAME").
+func (d *Dumper) appendBlobFile(dst, data []byte) []byte {
+	start := len(dst)
+	dst = append(dst, "blob_call"...)
+	dst = strconv.AppendUint(dst, uint64(d.blobCall), 10)
+	if d.blobNo > 0 {
+		dst = append(dst, '_')
+		dst = strconv.AppendInt(dst, int64(d.blobNo), 10)
+	}
+	dst = append(dst, ".bin"...)
+	name := string(dst[start:])
+	d.blobNo++
+	if err := os.WriteFile(filepath.Join(d.opts.BlobDir, name), data, 0o644); err != nil && d.err == nil {
+		d.err = err
+	}
+	dst = append(dst[:start], "blob(\""...)
+	dst = append(dst, name...)
+	return append(dst, "\")"...)
+}
+
+// dumpGUID recognises apitrace's GUID special case: a struct named GUID
+// with four members (Data1, Data2, Data3, and Data4 an array of 8 bytes).
+func dumpGUID(v *Value) (g [16]byte, ok bool) {
+	if v.Struct == nil || v.Struct.Name != "GUID" || len(v.Elems) != 4 {
+		return g, false
+	}
+	data4 := &v.Elems[3]
+	if data4.Kind != KindArray || len(data4.Elems) != 8 {
+		return g, false
+	}
+	d1, d2, d3 := uint32(v.Elems[0].Bits), uint16(v.Elems[1].Bits), uint16(v.Elems[2].Bits)
+	g[0], g[1], g[2], g[3] = byte(d1>>24), byte(d1>>16), byte(d1>>8), byte(d1)
+	g[4], g[5], g[6], g[7] = byte(d2>>8), byte(d2), byte(d3>>8), byte(d3)
+	for i := range data4.Elems {
+		g[8+i] = byte(data4.Elems[i].Bits)
+	}
+	return g, true
+}
+
+// ErrDumpOption reports a dump command line that apitrace dump would not
+// accept.
+var ErrDumpOption = errors.New("apitrace: bad dump option")
