@@ -71,3 +71,8 @@ while read -r golden args; do
     apitrace dump --color=never $args > "$golden"
   fi
 done < cases.txt
+
+# apitrace info's JSON for each committed trace (with its frames).
+for t in *.trace; do
+  apitrace info --dump-frames "$t" > "${t%.trace}.info.json"
+done
