@@ -1,0 +1,377 @@
+package gotraceraw
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"iter"
+
+	"github.com/tracefmt/tracefmt/varint"
+)
+
+// Default limits, used where a reader's limit field is 0.
+const (
+	// DefaultMaxDataLen bounds the data of one event. The runtime writes
+	// at most 1 KiB per string and 64 KiB per experimental batch.
+	DefaultMaxDataLen = 1 << 20
+	// DefaultMaxFrames bounds the frames of one Stack. The runtime writes
+	// at most 128.
+	DefaultMaxFrames = 1 << 14
+)
+
+// HeaderLen is the length of the binary header, "go 1.NN trace" padded
+// with NUL bytes.
+const HeaderLen = 16
+
+const minBuf = 64 << 10
+
+// Reader reads the events of a binary trace, in stream order.
+//
+// Events returned by Read point into the Reader's buffers and are valid
+// until the next call to Read. The zero Reader is ready for Reset.
+type Reader struct {
+	// MaxDataLen limits the data length of one event; 0 means
+	// DefaultMaxDataLen. Set it before the first Read.
+	MaxDataLen int
+	// MaxFrames limits the frame count of one Stack; 0 means
+	// DefaultMaxFrames. Set it before the first Read.
+	MaxFrames int
+
+	source
+	v      Version
+	tab    *table
+	args   []uint64
+	widths []uint8
+	need   int // bytes the event being decoded still lacks, at least
+	err    error
+}
+
+// NewReader reads the header from r and returns a Reader for the events
+// that follow.
+func NewReader(r io.Reader) (*Reader, error) {
+	rd := new(Reader)
+	if err := rd.Reset(r); err != nil {
+		return nil, err
+	}
+	return rd, nil
+}
+
+// Reset makes the Reader read a new trace from r, keeping its buffers and
+// limits, and reads the header.
+func (r *Reader) Reset(rd io.Reader) error {
+	if r.buf == nil {
+		r.buf = make([]byte, minBuf)
+	}
+	*r = Reader{MaxDataLen: r.MaxDataLen, MaxFrames: r.MaxFrames, source: source{r: rd, buf: r.buf}, args: r.args[:0], widths: r.widths[:0]}
+	if err := r.fill(HeaderLen); err != nil {
+		r.err = err
+		return err
+	}
+	v, err := parseHeader(r.buf[:r.end])
+	if err != nil {
+		r.err = &FormatError{Offset: 0, Err: err}
+		return r.err
+	}
+	r.v, r.tab, r.pos = v, v.table(), HeaderLen
+	return nil
+}
+
+// parseHeader checks the 16-byte binary header at the start of b.
+func parseHeader(b []byte) (Version, error) {
+	const prefix, suffix = "go 1.", " trace"
+	short := func() (Version, error) { return 0, io.ErrUnexpectedEOF }
+	i := 0
+	for ; i < len(prefix); i++ {
+		if i == len(b) {
+			return short()
+		}
+		if b[i] != prefix[i] {
+			return 0, ErrHeader
+		}
+	}
+	n, digits := 0, 0
+	for ; i < len(b) && b[i] >= '0' && b[i] <= '9' && digits < 3; i++ {
+		n = n*10 + int(b[i]-'0')
+		digits++
+	}
+	if i == len(b) {
+		return short()
+	}
+	if digits == 0 || (digits > 1 && b[i-digits] == '0') {
+		return 0, ErrHeader
+	}
+	for j := 0; j < len(suffix); i, j = i+1, j+1 {
+		if i == len(b) {
+			return short()
+		}
+		if b[i] != suffix[j] {
+			return 0, ErrHeader
+		}
+	}
+	for ; i < HeaderLen; i++ {
+		if i == len(b) {
+			return short()
+		}
+		if b[i] != 0 {
+			return 0, ErrHeader
+		}
+	}
+	if i != HeaderLen {
+		return 0, ErrHeader // the version is too long to leave room for a NUL
+	}
+	return checkVersion(n)
+}
+
+func checkVersion(n int) (Version, error) {
+	if n >= 5 && n <= 21 {
+		return 0, fmt.Errorf("%w: header names Go 1.%d", ErrV1, n)
+	}
+	if n > 255 || !Version(n).Valid() {
+		return 0, fmt.Errorf("%w: Go 1.%d", ErrVersion, n)
+	}
+	return Version(n), nil
+}
+
+// Version returns the version the header names.
+func (r *Reader) Version() Version { return r.v }
+
+// Offset returns the byte offset of the next event in the stream.
+func (r *Reader) Offset() int64 { return r.off + int64(r.pos) }
+
+// source is the buffered input both readers decode from: the bytes
+// buf[pos:end] are read and not yet consumed.
+type source struct {
+	r   io.Reader
+	buf []byte
+	pos int   // next unread byte in buf
+	end int   // end of the bytes read into buf
+	off int64 // stream offset of buf[0]
+	eof bool  // r has reported io.EOF
+}
+
+// fill reads at least need more bytes into buf (fewer at the end of the
+// input), first moving the unread bytes to its start. It doubles the buffer
+// only when the bytes actually read fill it, so its size follows the input
+// and never a length the input declares.
+func (r *source) fill(need int) error {
+	if r.pos > 0 {
+		copy(r.buf, r.buf[r.pos:r.end])
+		r.off += int64(r.pos)
+		r.end -= r.pos
+		r.pos = 0
+	}
+	want := r.end + max(need, 1)
+	for stalls := 0; r.end < want && !r.eof; {
+		if r.end == len(r.buf) {
+			nb := make([]byte, 2*len(r.buf))
+			copy(nb, r.buf[:r.end])
+			r.buf = nb
+		}
+		n, err := r.r.Read(r.buf[r.end:])
+		r.end += n
+		if err == io.EOF {
+			r.eof = true
+			break
+		}
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			if stalls++; stalls == 100 {
+				return io.ErrNoProgress
+			}
+		}
+	}
+	return nil
+}
+
+// Read returns the next event. At the end of the trace it returns io.EOF;
+// a trace cut inside an event gives an error wrapping io.ErrUnexpectedEOF.
+// Errors are sticky.
+//
+// The event's slices are valid until the next call to Read.
+func (r *Reader) Read() (Event, error) {
+	if r.err != nil {
+		return Event{}, r.err
+	}
+	for {
+		r.need = 1
+		if b := r.buf[r.pos:r.end]; len(b) > 0 {
+			k := r.tab.kind[b[0]]
+			if k == kValid {
+				// The common case: an event of plain arguments, each
+				// decoded in line when it is one byte long.
+				na := int(r.tab.nargs[b[0]])
+				args := r.args[:0]
+				p := 1
+				i := 0
+				for ; i < na && p < len(b); i++ {
+					c := b[p]
+					if c < 0x80 {
+						args = append(args, uint64(c))
+						p++
+						continue
+					}
+					v, n := varint.Consume(b[p:])
+					if n <= 0 || b[p+n-1] == 0 {
+						break // short, overflowing or padded: the careful path
+					}
+					args = append(args, v)
+					p += n
+				}
+				r.args = args
+				if i == na {
+					r.pos += p
+					return Event{Version: r.v, Type: EventType(b[0]), Args: args}, nil
+				}
+			}
+			ev, n, err := r.decode(b)
+			if err != nil {
+				r.err = &FormatError{Offset: r.Offset(), Err: err}
+				return Event{}, r.err
+			}
+			if n > 0 {
+				r.pos += n
+				return ev, nil
+			}
+		}
+		// The event is not all in the buffer.
+		if r.eof {
+			if r.pos == r.end {
+				r.err = io.EOF
+			} else {
+				r.err = &FormatError{Offset: r.Offset(), Err: fmt.Errorf("%v: %w", EventType(r.buf[r.pos]), io.ErrUnexpectedEOF)}
+			}
+			return Event{}, r.err
+		}
+		if err := r.fill(r.need); err != nil {
+			r.err = err
+			return Event{}, err
+		}
+	}
+}
+
+var errShort = errors.New("short")
+
+// decode decodes the event at the start of b, recording varint widths.
+// It returns n == 0 and no error when b ends inside the event.
+func (r *Reader) decode(b []byte) (Event, int, error) {
+	t := EventType(b[0])
+	k := r.tab.kind[t]
+	if k == 0 {
+		return Event{}, 0, fmt.Errorf("%w %d in a %v trace", ErrEventType, uint8(t), r.v)
+	}
+	args, widths := r.args[:0], r.widths[:0]
+	padded := false
+	p := 1
+	next := func() (uint64, error) {
+		v, n := varint.Consume(b[p:])
+		if n == 0 {
+			return 0, errShort
+		}
+		if n < 0 {
+			return 0, fmt.Errorf("%v: %w", t, ErrVarint)
+		}
+		if n > 1 && b[p+n-1] == 0 {
+			padded = true
+		}
+		widths = append(widths, uint8(n))
+		p += n
+		return v, nil
+	}
+	defer func() { r.args, r.widths = args, widths }()
+	hasData := 0
+	if k&kData != 0 {
+		hasData = 1
+	}
+	na := int(r.tab.nargs[t])
+	for i := 0; i < na; i++ {
+		v, err := next()
+		if err != nil {
+			r.need = na - i + hasData
+			return Event{}, 0, shortOK(err)
+		}
+		args = append(args, v)
+	}
+	if k&kStack != 0 {
+		nf := args[1]
+		if nf > uint64(r.maxFrames()) {
+			return Event{}, 0, fmt.Errorf("%w: stack of %d frames (limit %d)", ErrTooLarge, nf, r.maxFrames())
+		}
+		for i := 0; i < 4*int(nf); i++ {
+			v, err := next()
+			if err != nil {
+				r.need = 4*int(nf) - i + hasData
+				return Event{}, 0, shortOK(err)
+			}
+			args = append(args, v)
+		}
+	}
+	var data []byte
+	if k&kData != 0 {
+		n, err := next()
+		if err != nil {
+			return Event{}, 0, shortOK(err)
+		}
+		if n > uint64(r.maxDataLen()) {
+			return Event{}, 0, fmt.Errorf("%w: %v data of %d bytes (limit %d)", ErrTooLarge, t, n, r.maxDataLen())
+		}
+		if n > uint64(len(b)-p) {
+			r.need = int(n) - (len(b) - p)
+			return Event{}, 0, nil
+		}
+		if n > 0 {
+			data = b[p : p+int(n) : p+int(n)]
+		}
+		p += int(n)
+	}
+	ev := Event{Version: r.v, Type: t, Args: args, Data: data}
+	if padded {
+		ev.Widths = widths
+	}
+	return ev, p, nil
+}
+
+// shortOK turns the "input ends here" signal into no error: the caller
+// reads more.
+func shortOK(err error) error {
+	if err == errShort {
+		return nil
+	}
+	return err
+}
+
+func (r *Reader) maxDataLen() int {
+	if r.MaxDataLen > 0 {
+		return r.MaxDataLen
+	}
+	return DefaultMaxDataLen
+}
+
+func (r *Reader) maxFrames() int {
+	if r.MaxFrames > 0 {
+		return r.MaxFrames
+	}
+	return DefaultMaxFrames
+}
+
+// All returns an iterator over the remaining events: each event with a nil
+// error, then, when reading stops early, the error. The events are valid
+// only until the next iteration.
+func (r *Reader) All() iter.Seq2[Event, error] {
+	return all(r.Read)
+}
+
+func all(read func() (Event, error)) iter.Seq2[Event, error] {
+	return func(yield func(Event, error) bool) {
+		for {
+			ev, err := read()
+			if err == io.EOF {
+				return
+			}
+			if !yield(ev, err) || err != nil {
+				return
+			}
+		}
+	}
+}

@@ -1,0 +1,519 @@
+package gotraceraw
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"iter"
+	"strconv"
+	"unicode"
+	"unicode/utf8"
+)
+
+// The text form is the one of Go's internal/trace/raw package and of
+// `go tool trace -d=wire`: a header line "Trace Go1.NN", then one line per
+// event, "Name arg=value ...", with a line per Stack frame
+// ("\tpc=N func=N file=N line=N") and a "\tdata=" line holding the
+// strconv.Quote form of the data.
+
+// argText holds, per type, the text between the name and each value:
+// " dt=", " g=" ...
+var argText = func() (m [len(specs)][]string) {
+	for t := range specs {
+		for _, a := range specs[t].Args {
+			m[t] = append(m[t], " "+a+"=")
+		}
+	}
+	return m
+}()
+
+// appendText appends the text form of e and a newline, as Go's TextWriter
+// does, without checking e.
+func appendText(b []byte, e Event) []byte {
+	if int(e.Type) >= len(specs) || specs[e.Type].Name == "" {
+		b = append(b, e.Type.String()...)
+		for _, a := range e.Args {
+			b = append(b, ' ')
+			b = strconv.AppendUint(b, a, 10)
+		}
+		return append(b, '\n')
+	}
+	b = append(b, specs[e.Type].Name...)
+	at := argText[e.Type]
+	i := 0
+	for ; i < len(at) && i < len(e.Args); i++ {
+		b = append(b, at[i]...)
+		b = strconv.AppendUint(b, e.Args[i], 10)
+	}
+	if specs[e.Type].IsStack {
+		for j := i; j < len(e.Args); j++ {
+			switch (j - i) % 4 {
+			case 0:
+				b = append(b, "\n\tpc="...)
+			case 1:
+				b = append(b, " func="...)
+			case 2:
+				b = append(b, " file="...)
+			case 3:
+				b = append(b, " line="...)
+			}
+			b = strconv.AppendUint(b, e.Args[j], 10)
+		}
+	}
+	if e.Data != nil {
+		b = append(b, "\n\tdata="...)
+		b = appendQuote(b, e.Data)
+	}
+	return append(b, '\n')
+}
+
+const lowerhex = "0123456789abcdef"
+
+// appendQuote appends strconv.Quote(string(s)) without converting s.
+func appendQuote(b, s []byte) []byte {
+	b = append(b, '"')
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x20 && c < 0x7f && c != '"' && c != '\\' {
+			b = append(b, c)
+			i++
+			continue
+		}
+		r, n := rune(c), 1
+		if c >= utf8.RuneSelf {
+			r, n = utf8.DecodeRune(s[i:])
+			if r == utf8.RuneError && n == 1 {
+				b = append(b, '\\', 'x', lowerhex[c>>4], lowerhex[c&0xf])
+				i++
+				continue
+			}
+		}
+		i += n
+		switch {
+		case r == '"' || r == '\\':
+			b = append(b, '\\', byte(r))
+		case r >= utf8.RuneSelf && strconv.IsPrint(r):
+			b = append(b, s[i-n:i]...)
+		case r == '\a':
+			b = append(b, `\a`...)
+		case r == '\b':
+			b = append(b, `\b`...)
+		case r == '\f':
+			b = append(b, `\f`...)
+		case r == '\n':
+			b = append(b, `\n`...)
+		case r == '\r':
+			b = append(b, `\r`...)
+		case r == '\t':
+			b = append(b, `\t`...)
+		case r == '\v':
+			b = append(b, `\v`...)
+		case r < ' ' || r == 0x7f:
+			b = append(b, '\\', 'x', lowerhex[r>>4], lowerhex[r&0xf])
+		case r < 0x10000:
+			b = append(b, '\\', 'u')
+			for sh := 12; sh >= 0; sh -= 4 {
+				b = append(b, lowerhex[r>>sh&0xf])
+			}
+		default:
+			b = append(b, '\\', 'U')
+			for sh := 28; sh >= 0; sh -= 4 {
+				b = append(b, lowerhex[r>>sh&0xf])
+			}
+		}
+	}
+	return append(b, '"')
+}
+
+// TextWriter writes events in the text form, byte for byte as Go's
+// TextWriter and `go tool trace -d=wire` print them. It buffers its
+// output: call Flush at the end.
+type TextWriter struct {
+	w   io.Writer
+	v   Version
+	tab *table
+	buf []byte
+	err error
+}
+
+// NewTextWriter returns a TextWriter of version v traces to w. The header
+// line is written with the first Flush.
+func NewTextWriter(w io.Writer, v Version) (*TextWriter, error) {
+	if !v.Valid() {
+		return nil, fmt.Errorf("%w: Go 1.%d", ErrVersion, uint8(v))
+	}
+	buf := make([]byte, 0, flushAt+4096)
+	buf = append(buf, "Trace "...)
+	buf = append(buf, v.String()...)
+	buf = append(buf, '\n')
+	return &TextWriter{w: w, v: v, tab: v.table(), buf: buf}, nil
+}
+
+// Write writes one event. It refuses an event that does not fit its type,
+// as Writer.Write does; Widths are not part of the text form. Errors from
+// the underlying writer are sticky.
+func (w *TextWriter) Write(e Event) error {
+	if w.err != nil {
+		return w.err
+	}
+	if _, err := check(e, w.v, w.tab); err != nil {
+		return err
+	}
+	w.buf = appendText(w.buf, e)
+	if len(w.buf) >= flushAt {
+		return w.Flush()
+	}
+	return nil
+}
+
+// Flush writes the buffered text to the underlying writer.
+func (w *TextWriter) Flush() error {
+	if w.err != nil {
+		return w.err
+	}
+	if len(w.buf) > 0 {
+		_, w.err = w.w.Write(w.buf)
+		w.buf = w.buf[:0]
+	}
+	return w.err
+}
+
+// DefaultMaxLineLen bounds one text line where TextReader.MaxLineLen is 0:
+// room for the quoted form of DefaultMaxDataLen bytes.
+const DefaultMaxLineLen = 4*DefaultMaxDataLen + 64
+
+// TextReader reads the text form of a trace. It reads all Go's TextReader
+// reads, and more: lines of any length up to MaxLineLen (Go's stops at
+// 64 KiB), and a String or ExperimentalBatch with no data line, which Go's
+// own writer prints for empty data read from the wire; that event reads
+// with nil Data.
+//
+// Events returned by Read point into the TextReader's buffers and are
+// valid until the next call to Read. The zero TextReader is ready for
+// Reset.
+type TextReader struct {
+	// MaxDataLen limits the data of one event; 0 means DefaultMaxDataLen.
+	MaxDataLen int
+	// MaxFrames limits the frame count of one Stack; 0 means
+	// DefaultMaxFrames.
+	MaxFrames int
+	// MaxLineLen limits the length of one line; 0 means
+	// DefaultMaxLineLen.
+	MaxLineLen int
+
+	source
+	line    int    // number of the last line taken
+	peeked  []byte // a line taken but not used, or nil
+	peekNo  int
+	v       Version
+	tab     *table
+	args    []uint64
+	data    []byte
+	err     error
+	scratch Reader // for the limits' defaults
+}
+
+// NewTextReader reads the header line from r and returns a TextReader for
+// the events that follow.
+func NewTextReader(r io.Reader) (*TextReader, error) {
+	tr := new(TextReader)
+	if err := tr.Reset(r); err != nil {
+		return nil, err
+	}
+	return tr, nil
+}
+
+// Reset makes the TextReader read a new trace from r, keeping its buffers
+// and limits, and reads the header line.
+func (r *TextReader) Reset(rd io.Reader) error {
+	if r.buf == nil {
+		r.buf = make([]byte, minBuf)
+	}
+	if r.data == nil {
+		r.data = make([]byte, 0, 256)
+	}
+	*r = TextReader{MaxDataLen: r.MaxDataLen, MaxFrames: r.MaxFrames, MaxLineLen: r.MaxLineLen,
+		source: source{r: rd, buf: r.buf}, args: r.args[:0], data: r.data[:0]}
+	r.scratch.MaxDataLen, r.scratch.MaxFrames = r.MaxDataLen, r.MaxFrames
+	l, err := r.nextLine()
+	if err == io.EOF {
+		err = io.ErrUnexpectedEOF
+	}
+	if err != nil {
+		return r.fail(err)
+	}
+	i := skipSpace(l, 0)
+	j := tokenEnd(l, i)
+	k := skipSpace(l, j)
+	m := tokenEnd(l, k)
+	if string(l[i:j]) != "Trace" || !bytes.HasPrefix(l[k:m], []byte("Go1.")) {
+		return r.fail(fmt.Errorf("%w: %q", ErrHeader, l))
+	}
+	n, ok := parseUint(l[k+4 : m])
+	if !ok {
+		return r.fail(fmt.Errorf("%w: %q", ErrHeader, l))
+	}
+	if skipSpace(l, m) != len(l) {
+		return r.fail(fmt.Errorf("%w: text after the version: %q", ErrHeader, l))
+	}
+	v, err := checkVersion(int(min(n, 1<<20)))
+	if err != nil {
+		return r.fail(err)
+	}
+	r.v, r.tab = v, v.table()
+	return nil
+}
+
+// Version returns the version the header names.
+func (r *TextReader) Version() Version { return r.v }
+
+func (r *TextReader) fail(err error) error {
+	if err != io.EOF {
+		err = &SyntaxError{Line: r.line, Err: err}
+	}
+	r.err = err
+	return err
+}
+
+func (r *TextReader) maxLineLen() int {
+	if r.MaxLineLen > 0 {
+		return r.MaxLineLen
+	}
+	return DefaultMaxLineLen
+}
+
+// nextLine returns the next line that is neither blank nor a comment,
+// without its line ending, or io.EOF. The line is valid until the next
+// call.
+func (r *TextReader) nextLine() ([]byte, error) {
+	if r.peeked != nil {
+		l := r.peeked
+		r.peeked = nil
+		r.line = r.peekNo
+		return l, nil
+	}
+	for {
+		var l []byte
+		if i := bytes.IndexByte(r.buf[r.pos:r.end], '\n'); i >= 0 {
+			l = r.buf[r.pos : r.pos+i]
+			r.pos += i + 1
+		} else if r.eof {
+			if r.pos == r.end {
+				return nil, io.EOF
+			}
+			l = r.buf[r.pos:r.end]
+			r.pos = r.end
+		} else {
+			if r.end-r.pos > r.maxLineLen() {
+				r.line++
+				return nil, fmt.Errorf("%w: line longer than %d bytes", ErrTooLarge, r.maxLineLen())
+			}
+			if err := r.fill(1); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		r.line++
+		if len(l) > r.maxLineLen() {
+			return nil, fmt.Errorf("%w: line longer than %d bytes", ErrTooLarge, r.maxLineLen())
+		}
+		if len(l) > 0 && l[len(l)-1] == '\r' {
+			l = l[:len(l)-1]
+		}
+		if i := skipSpace(l, 0); i < len(l) && l[i] != '#' {
+			return l, nil
+		}
+	}
+}
+
+// Read returns the next event. At the end of the text it returns io.EOF;
+// a text that ends inside a Stack's frames gives an error wrapping
+// io.ErrUnexpectedEOF. Errors are SyntaxErrors carrying the line, and
+// sticky.
+//
+// The event's slices are valid until the next call to Read.
+func (r *TextReader) Read() (Event, error) {
+	if r.err != nil {
+		return Event{}, r.err
+	}
+	l, err := r.nextLine()
+	if err != nil {
+		return Event{}, r.fail(err)
+	}
+	i := skipSpace(l, 0)
+	j := tokenEnd(l, i)
+	t, ok := r.tab.names[string(l[i:j])]
+	if !ok {
+		return Event{}, r.fail(fmt.Errorf("%w %q in a %v trace", ErrEventType, l[i:j], r.v))
+	}
+	s := &specs[t]
+	args, err := parseArgs(r.args[:0], l[j:], s.Args)
+	r.args = args
+	if err != nil {
+		return Event{}, r.fail(err)
+	}
+	if s.IsStack {
+		nf := args[1]
+		if nf > uint64(r.scratch.maxFrames()) {
+			return Event{}, r.fail(fmt.Errorf("%w: stack of %d frames (limit %d)", ErrTooLarge, nf, r.scratch.maxFrames()))
+		}
+		for f := 0; f < int(nf); f++ {
+			l, err := r.nextLine()
+			if err == io.EOF {
+				err = fmt.Errorf("stack with %d of %d frames: %w", f, nf, io.ErrUnexpectedEOF)
+			}
+			if err != nil {
+				return Event{}, r.fail(err)
+			}
+			if args, err = parseArgs(args, l, FrameFields[:]); err != nil {
+				r.args = args
+				return Event{}, r.fail(err)
+			}
+		}
+		r.args = args
+	}
+	ev := Event{Version: r.v, Type: t, Args: args}
+	if s.HasData {
+		l, err := r.nextLine()
+		if err == io.EOF {
+			return ev, nil // no data line: empty data
+		}
+		if err != nil {
+			return Event{}, r.fail(err)
+		}
+		eq := bytes.IndexByte(l, '=')
+		if eq < 0 || string(bytes.TrimSpace(l[:eq])) != "data" {
+			r.peeked, r.peekNo = l, r.line
+			r.line--
+			return ev, nil
+		}
+		if ev.Data, err = r.unquote(bytes.TrimSpace(l[eq+1:])); err != nil {
+			return Event{}, r.fail(err)
+		}
+	}
+	return ev, nil
+}
+
+// unquote decodes a data line's value as strconv.Unquote does, into the
+// reader's data buffer.
+func (r *TextReader) unquote(q []byte) ([]byte, error) {
+	n := len(q)
+	if n >= 2 && q[0] == '"' && q[n-1] == '"' && bytes.IndexByte(q[1:n-1], '"') < 0 &&
+		bytes.IndexByte(q, '\\') < 0 && utf8.Valid(q) {
+		r.data = append(r.data[:0], q[1:n-1]...)
+	} else {
+		s, err := strconv.Unquote(string(q))
+		if err != nil {
+			return nil, fmt.Errorf("%w: data is not a quoted string: %q", ErrSyntax, q)
+		}
+		r.data = append(r.data[:0], s...)
+	}
+	if len(r.data) > r.scratch.maxDataLen() {
+		return nil, fmt.Errorf("%w: data of %d bytes (limit %d)", ErrTooLarge, len(r.data), r.scratch.maxDataLen())
+	}
+	return r.data, nil
+}
+
+// All returns an iterator over the remaining events: each event with a nil
+// error, then, when reading stops early, the error. The events are valid
+// only until the next iteration.
+func (r *TextReader) All() iter.Seq2[Event, error] {
+	return all(r.Read)
+}
+
+// parseArgs appends to args the values of "name=value" tokens of l, which
+// must carry exactly the given names in order, and nothing but white space
+// after them.
+func parseArgs(args []uint64, l []byte, names []string) ([]uint64, error) {
+	i := 0
+	for _, name := range names {
+		i = skipSpace(l, i)
+		j := tokenEnd(l, i)
+		tok := l[i:j]
+		if len(tok) == 0 {
+			return args, fmt.Errorf("%w: no argument %q", ErrSyntax, name)
+		}
+		eq := bytes.IndexByte(tok, '=')
+		if eq < 0 {
+			return args, fmt.Errorf("%w: argument %q is not name=value", ErrSyntax, tok)
+		}
+		if string(tok[:eq]) != name {
+			return args, fmt.Errorf("%w: expected argument %q, got %q", ErrSyntax, name, tok[:eq])
+		}
+		v, ok := parseUint(tok[eq+1:])
+		if !ok {
+			return args, fmt.Errorf("%w: argument %q: bad value %q", ErrSyntax, name, tok[eq+1:])
+		}
+		args = append(args, v)
+		i = j
+	}
+	if i = skipSpace(l, i); i != len(l) {
+		return args, fmt.Errorf("%w: unexpected text at the end of the line: %q", ErrSyntax, l[i:])
+	}
+	return args, nil
+}
+
+// parseUint parses a decimal uint64 as strconv.ParseUint(s, 10, 64) does:
+// digits only, leading zeros allowed.
+func parseUint(s []byte) (uint64, bool) {
+	if len(s) == 0 {
+		return 0, false
+	}
+	var v uint64
+	for _, c := range s {
+		d := uint64(c) - '0'
+		if d > 9 {
+			return 0, false
+		}
+		if v > (1<<64-1-d)/10 {
+			return 0, false
+		}
+		v = v*10 + d
+	}
+	return v, true
+}
+
+// asciiSpace marks the ASCII bytes unicode.IsSpace accepts.
+var asciiSpace = [128]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}
+
+// skipSpace returns the index of the first rune at or after i that is not
+// white space (unicode.IsSpace), or len(l).
+func skipSpace(l []byte, i int) int {
+	for i < len(l) {
+		c := l[i]
+		if c < utf8.RuneSelf {
+			if !asciiSpace[c] {
+				return i
+			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRune(l[i:])
+		if !unicode.IsSpace(r) {
+			return i
+		}
+		i += n
+	}
+	return i
+}
+
+// tokenEnd returns the index of the first white space or '#' at or after
+// i, or len(l): Go's reader ends a token at either.
+func tokenEnd(l []byte, i int) int {
+	for i < len(l) {
+		c := l[i]
+		if c < utf8.RuneSelf {
+			if asciiSpace[c] || c == '#' {
+				return i
+			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRune(l[i:])
+		if unicode.IsSpace(r) {
+			return i
+		}
+		i += n
+	}
+	return i
+}
