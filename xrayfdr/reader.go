@@ -1,0 +1,507 @@
+package xrayfdr
+
+import (
+	"encoding/binary"
+	"fmt"
+	"io"
+	"iter"
+
+	"github.com/tracefmt/tracefmt/bitfield"
+)
+
+// Default limits (see Reader).
+const (
+	DefaultMaxEventSize = 16 << 20
+	DefaultMaxSkip      = 16 << 20
+)
+
+const minBuf = 64 << 10
+
+// Bit layouts of the record discriminator byte (discriminator, kind) and of
+// the first word of a function record (discriminator, action, id). C lays
+// bit-fields out from the least significant bit on little-endian machines
+// and from the most significant one on big-endian machines.
+var (
+	metaLE = bitfield.Must(8, bitfield.LSBFirst, 1, 7)
+	metaBE = bitfield.Must(8, bitfield.MSBFirst, 1, 7)
+	funcLE = bitfield.Must(32, bitfield.LSBFirst, 1, 3, 28)
+	funcBE = bitfield.Must(32, bitfield.MSBFirst, 1, 3, 28)
+)
+
+// codec holds what depends on the byte order.
+type codec struct {
+	order    binary.ByteOrder
+	le       bool
+	disc     byte // mask of the metadata discriminator bit in byte 0
+	mKind    bitfield.Field
+	mDisc    bitfield.Field
+	fDisc    bitfield.Field
+	fAct     bitfield.Field
+	fID      bitfield.Field
+	extIntro byte // first byte of a BufferExtents record
+}
+
+func newCodec(bigEndian bool) codec {
+	c := codec{order: binary.LittleEndian, le: true}
+	m, f := metaLE, funcLE
+	if bigEndian {
+		c.order, c.le = binary.BigEndian, false
+		m, f = metaBE, funcBE
+	}
+	c.mDisc, c.mKind = m.Field(0), m.Field(1)
+	c.fDisc, c.fAct, c.fID = f.Field(0), f.Field(1), f.Field(2)
+	c.disc = byte(1) << c.mDisc.Shift()
+	w, _ := c.mDisc.Set(0, 1)
+	w, _ = c.mKind.Set(w, uint64(KindBufferExtents))
+	c.extIntro = byte(w)
+	return c
+}
+
+// Reader reads the records of an FDR or basic-mode log from an io.Reader.
+//
+// Set the exported fields before the first call to Read.
+type Reader struct {
+	// MaxEventSize bounds the payload of a custom or typed event;
+	// 0 means DefaultMaxEventSize.
+	MaxEventSize int
+	// MaxSkip bounds the bytes skipped between the buffers of a version
+	// 3+ log; 0 means DefaultMaxSkip.
+	MaxSkip int
+	// ForceFDR reads every log as FDR whatever its type field says, as
+	// llvm-xray fdr-dump does.
+	ForceFDR bool
+
+	r      io.Reader
+	buf    []byte
+	pos    int
+	end    int
+	off    int64 // file offset of buf[0]
+	eof    bool
+	rerr   error
+	err    error
+	h      Header
+	c      codec
+	budget uint64
+	// basic-mode state: the last function record, for argument records
+	lastOK  bool
+	lastFID int32
+	lastTID int32
+	lastPID int32
+}
+
+// NewReader reads the file header from r and returns a Reader positioned
+// at the first record.
+func NewReader(r io.Reader) (*Reader, error) {
+	rd := new(Reader)
+	if err := rd.Reset(r); err != nil {
+		return nil, err
+	}
+	return rd, nil
+}
+
+// Reset makes rd read a new log from r, reusing its buffer; the limits are
+// kept. It reads the file header.
+func (rd *Reader) Reset(r io.Reader) error {
+	buf := rd.buf
+	if buf == nil {
+		buf = make([]byte, minBuf)
+	}
+	*rd = Reader{MaxEventSize: rd.MaxEventSize, MaxSkip: rd.MaxSkip, ForceFDR: rd.ForceFDR, r: r, buf: buf}
+	if !rd.fill(HeaderSize) {
+		n := rd.end
+		if rd.rerr != nil {
+			rd.err = rd.rerr
+			return rd.err
+		}
+		rd.err = &FormatError{Offset: int64(n), Err: io.ErrUnexpectedEOF, LLVM: headerLLVM(n)}
+		return rd.err
+	}
+	rd.fill(HeaderSize + 1) // one more byte helps tell the byte order
+	rd.h = parseHeader(rd.buf[:rd.end])
+	rd.c = newCodec(rd.h.BigEndian)
+	rd.pos = HeaderSize
+	return nil
+}
+
+// headerLLVM is what llvm-xray says about a header cut after n bytes.
+func headerLLVM(n int) string {
+	switch {
+	case n < 2:
+		return "Failed reading version from file header at offset 0."
+	case n < 4:
+		return "Failed reading file type from file header at offset 2."
+	case n < 8:
+		return "Failed reading flag bits from file header at offset 4."
+	case n < 16:
+		return "Failed reading cycle frequency from file header at offset 8."
+	}
+	return "" // llvm-xray 14 reads a 16..31-byte file as an empty log
+}
+
+func plausible(v, t uint16) bool {
+	return t <= TypeFDR && v >= 1 && v <= 5
+}
+
+// parseHeader decodes the header in b (at least 32 bytes; a 33rd byte, the
+// first of the records, is used when present to tell the byte order).
+func parseHeader(b []byte) Header {
+	le, be := binary.LittleEndian, binary.BigEndian
+	bigEndian := false
+	if !plausible(le.Uint16(b), le.Uint16(b[2:])) && plausible(be.Uint16(b), be.Uint16(b[2:])) {
+		// A big-endian runtime's first FDR record is a metadata record
+		// whose discriminator is the top bit of its first byte; a
+		// byte-swapped header in front of little-endian records is read
+		// little-endian, as llvm-xray does.
+		bigEndian = be.Uint16(b[2:]) == TypeBasic || len(b) == HeaderSize || b[HeaderSize]&0x80 != 0
+	}
+	var o binary.ByteOrder = le
+	if bigEndian {
+		o = be
+	}
+	h := Header{
+		Version:        o.Uint16(b),
+		Type:           o.Uint16(b[2:]),
+		Flags:          o.Uint32(b[4:]),
+		CycleFrequency: o.Uint64(b[8:]),
+		BigEndian:      bigEndian,
+	}
+	copy(h.FreeForm[:], b[16:32])
+	return h
+}
+
+// Header returns the file header.
+func (rd *Reader) Header() Header { return rd.h }
+
+// Basic reports whether records are read as basic-mode records.
+func (rd *Reader) Basic() bool { return rd.h.Type == TypeBasic && !rd.ForceFDR }
+
+// Offset is the file offset of the next record.
+func (rd *Reader) Offset() int64 { return rd.off + int64(rd.pos) }
+
+// fill makes at least n bytes available from rd.pos, reading more and
+// growing the buffer as bytes arrive; false means the input ended first.
+func (rd *Reader) fill(n int) bool {
+	for rd.end-rd.pos < n {
+		if rd.eof {
+			return false
+		}
+		if rd.end == len(rd.buf) {
+			if rd.pos > 0 {
+				copy(rd.buf, rd.buf[rd.pos:rd.end])
+				rd.off += int64(rd.pos)
+				rd.end -= rd.pos
+				rd.pos = 0
+			} else {
+				nb := make([]byte, max(2*len(rd.buf), minBuf))
+				copy(nb, rd.buf[:rd.end])
+				rd.buf = nb
+			}
+		}
+		m, err := rd.r.Read(rd.buf[rd.end:])
+		rd.end += m
+		if err != nil {
+			rd.eof = true
+			if err != io.EOF {
+				rd.rerr = err
+			}
+		}
+	}
+	return true
+}
+
+func (rd *Reader) fail(off int64, err error, llvm string) (Record, error) {
+	if err == io.ErrUnexpectedEOF && rd.rerr != nil {
+		rd.err = rd.rerr
+	} else {
+		rd.err = &FormatError{Offset: off, Err: err, LLVM: llvm}
+	}
+	return Record{}, rd.err
+}
+
+func (rd *Reader) atEnd() (Record, error) {
+	rd.err = io.EOF
+	if rd.rerr != nil {
+		rd.err = rd.rerr
+	}
+	return Record{}, rd.err
+}
+
+// Read returns the next record. At the end of a log that ends between
+// records it returns io.EOF; a cut inside a record returns a *FormatError
+// wrapping io.ErrUnexpectedEOF. Errors are sticky. The slices in the
+// record are valid until the next call to Read.
+func (rd *Reader) Read() (Record, error) {
+	if rd.err != nil {
+		return Record{}, rd.err
+	}
+	if rd.end-rd.pos < MetadataSize && !rd.fill(MetadataSize) && rd.end == rd.pos {
+		return rd.atEnd()
+	}
+	if rd.h.Type == TypeBasic && !rd.ForceFDR {
+		return rd.readBasic()
+	}
+	if rd.h.Version >= 3 && rd.budget == 0 {
+		return rd.readExtents()
+	}
+	b := rd.buf[rd.pos:rd.end]
+	if len(b) >= FunctionSize && b[0]&rd.c.disc == 0 && (rd.h.Version < 3 || rd.budget >= FunctionSize) {
+		var w uint64
+		if rd.c.le {
+			w = uint64(binary.LittleEndian.Uint32(b))
+		} else {
+			w = uint64(binary.BigEndian.Uint32(b))
+		}
+		if act := rd.c.fAct.Get(w); act <= uint64(EnterArg) {
+			rec := Record{
+				Kind:   KindFunction,
+				Action: Action(act),
+				FuncID: int32(rd.c.fID.Get(w)),
+				Delta:  int64(rd.c.order.Uint32(b[4:8])),
+				Raw:    b[:FunctionSize:FunctionSize],
+				Offset: rd.off + int64(rd.pos),
+			}
+			rd.pos += FunctionSize
+			rd.budget -= FunctionSize
+			return rec, nil
+		}
+	}
+	return rd.readSlow()
+}
+
+// over-read names of llvm-xray, by kind (custom events pre-v5 differ).
+var llvmKindNames = [...]string{
+	KindNewBuffer:     "Metadata:NewBuffer",
+	KindEndOfBuffer:   "Metadata:EndOfBuffer",
+	KindNewCPU:        "Metadata:NewCPUId",
+	KindTSCWrap:       "Metadata:TSCWrap",
+	KindWallTime:      "Metadata:WallClockTime",
+	KindCustomEvent:   "Metadata:CustomEventV5",
+	KindCallArg:       "Metadata:CallArg",
+	KindBufferExtents: "Metadata:BufferExtents",
+	KindTypedEvent:    "Metadata:TypedEvent",
+	KindPid:           "Metadata:PIDEntry",
+}
+
+// what llvm-xray calls each metadata record when it is cut short.
+var llvmShortNames = [...]string{
+	KindNewBuffer:     "a new buffer record",
+	KindEndOfBuffer:   "an end-of-buffer record",
+	KindNewCPU:        "a new cpu id record",
+	KindTSCWrap:       "a new TSC wrap record",
+	KindWallTime:      "a wallclock record",
+	KindCustomEvent:   "a custom event record",
+	KindCallArg:       "a call argument record",
+	KindBufferExtents: "a buffer extent",
+	KindTypedEvent:    "a typed event record",
+	KindPid:           "a process ID record",
+}
+
+func (rd *Reader) readSlow() (Record, error) {
+	start := rd.off + int64(rd.pos)
+	o := rd.c.order
+	if rd.buf[rd.pos]&rd.c.disc == 0 {
+		if !rd.fill(FunctionSize) {
+			return rd.fail(start, io.ErrUnexpectedEOF, fmt.Sprintf("Invalid offset for a function record (%d).", start))
+		}
+		b := rd.buf[rd.pos : rd.pos+FunctionSize]
+		w := uint64(o.Uint32(b))
+		act := rd.c.fAct.Get(w)
+		if act > uint64(EnterArg) {
+			return rd.fail(start, ErrAction, fmt.Sprintf("Unknown function record type '%d' at offset %d.", act, start))
+		}
+		rec := Record{Kind: KindFunction, Action: Action(act), FuncID: int32(rd.c.fID.Get(w)),
+			Delta: int64(o.Uint32(b[4:])), Raw: b[:FunctionSize:FunctionSize], Offset: start}
+		return rd.account(rec, FunctionSize, "Function")
+	}
+	kind := Kind(rd.c.mKind.Get(uint64(rd.buf[rd.pos])))
+	if kind > KindPid {
+		return rd.fail(start, ErrMetadataKind, fmt.Sprintf("Invalid metadata record type: %d\nEncountered an unsupported metadata record (%d) at offset %d.", kind, kind, start))
+	}
+	if kind == KindEndOfBuffer && rd.h.Version >= 2 {
+		return rd.fail(start, ErrEndOfBuffer, fmt.Sprintf("End of buffer records are no longer supported starting version 2 of the log.\nEncountered an unsupported metadata record (1) at offset %d.", start))
+	}
+	if !rd.fill(MetadataSize) {
+		msg := fmt.Sprintf("Invalid offset for %s (%d).", llvmShortNames[kind], start+1)
+		if kind == KindBufferExtents && rd.end-rd.pos >= 9 {
+			msg = "" // llvm-xray 14 needs only the 8 bytes of the count
+		}
+		return rd.fail(start, io.ErrUnexpectedEOF, msg)
+	}
+	b := rd.buf[rd.pos : rd.pos+MetadataSize : rd.pos+MetadataSize]
+	rec := Record{Kind: kind, Raw: b, Offset: start}
+	n := MetadataSize
+	switch kind {
+	case KindNewBuffer:
+		rec.TID = int32(o.Uint32(b[1:]))
+	case KindNewCPU:
+		rec.CPU = o.Uint16(b[1:])
+		rec.TSC = o.Uint64(b[3:])
+	case KindTSCWrap:
+		rec.TSC = o.Uint64(b[1:])
+	case KindWallTime:
+		rec.Seconds = o.Uint64(b[1:])
+		rec.Micros = o.Uint32(b[9:])
+	case KindCallArg:
+		rec.Arg = o.Uint64(b[1:])
+	case KindBufferExtents:
+		rec.Extents = o.Uint64(b[1:])
+	case KindPid:
+		rec.PID = int32(o.Uint32(b[1:]))
+	case KindCustomEvent, KindTypedEvent:
+		size := int32(o.Uint32(b[1:]))
+		what := "custom"
+		if kind == KindTypedEvent {
+			what = "typed"
+		}
+		if size <= 0 {
+			return rd.fail(start, ErrEventSize, fmt.Sprintf("Invalid size for %s event (size = %d) at offset %d.", what, size, start+5))
+		}
+		if kind == KindTypedEvent || rd.h.Version >= 5 {
+			rec.Delta = int64(int32(o.Uint32(b[5:])))
+			if kind == KindTypedEvent {
+				rec.EventType = o.Uint16(b[9:])
+			}
+		} else {
+			rec.TSC = o.Uint64(b[5:])
+			rec.CPU = o.Uint16(b[13:])
+		}
+		limit := rd.MaxEventSize
+		if limit <= 0 {
+			limit = DefaultMaxEventSize
+		}
+		if int64(size) > int64(limit) {
+			return rd.fail(start, ErrTooLarge, "")
+		}
+		n += int(size)
+		if !rd.fill(n) {
+			return rd.fail(start, io.ErrUnexpectedEOF, fmt.Sprintf("Cannot read %d bytes of custom event data from offset %d.", size, start+MetadataSize))
+		}
+		rec.Raw = rd.buf[rd.pos : rd.pos+MetadataSize : rd.pos+MetadataSize]
+		rec.Data = rd.buf[rd.pos+MetadataSize : rd.pos+n : rd.pos+n]
+	}
+	if kind == KindBufferExtents {
+		rd.budget = rec.Extents
+		rd.pos += n
+		return rec, nil
+	}
+	name := llvmKindNames[kind]
+	if kind == KindCustomEvent && rd.h.Version < 5 {
+		name = "Metadata:CustomEvent"
+	}
+	return rd.account(rec, n, name)
+}
+
+// account charges a record of n bytes to the buffer extents (version 3+).
+func (rd *Reader) account(rec Record, n int, name string) (Record, error) {
+	if rd.h.Version >= 3 {
+		if uint64(n) > rd.budget {
+			end := rec.Offset + int64(n)
+			return rd.fail(rec.Offset, ErrOverRead, fmt.Sprintf("Buffer over-read at offset %d (over-read by %d bytes); Record Type = %s.", end, uint64(n)-rd.budget, name))
+		}
+		rd.budget -= uint64(n)
+	}
+	rd.pos += n
+	return rec, nil
+}
+
+// readExtents skips to the next BufferExtents record, as llvm-xray does
+// when a version 3+ buffer is used up.
+func (rd *Reader) readExtents() (Record, error) {
+	limit := rd.MaxSkip
+	if limit <= 0 {
+		limit = DefaultMaxSkip
+	}
+	skipped := 0
+	for {
+		i := -1
+		for j, c := range rd.buf[rd.pos+skipped : rd.end] {
+			if c == rd.c.extIntro {
+				i = j
+				break
+			}
+		}
+		if i >= 0 {
+			skipped += i
+			break
+		}
+		skipped = rd.end - rd.pos
+		if skipped > limit {
+			return rd.fail(rd.off+int64(rd.pos), ErrTooLarge, "")
+		}
+		if !rd.fill(skipped + 1) {
+			if rd.rerr != nil {
+				return rd.fail(0, io.ErrUnexpectedEOF, "")
+			}
+			end := rd.off + int64(rd.end)
+			return rd.fail(end, ErrNoExtents, fmt.Sprintf("Failed reading one byte from offset %d.\nFailed to find the next BufferExtents record.", end))
+		}
+	}
+	start := rd.off + int64(rd.pos+skipped)
+	if !rd.fill(skipped + MetadataSize) {
+		msg := fmt.Sprintf("Invalid offset for a buffer extent (%d).", start+1)
+		if rd.end-rd.pos-skipped >= 9 {
+			msg = ""
+		}
+		return rd.fail(start, io.ErrUnexpectedEOF, msg)
+	}
+	p := rd.pos + skipped
+	rec := Record{
+		Kind:    KindBufferExtents,
+		Extents: rd.c.order.Uint64(rd.buf[p+1:]),
+		Raw:     rd.buf[p : p+MetadataSize : p+MetadataSize],
+		Offset:  start,
+	}
+	if skipped > 0 {
+		rec.Skipped = rd.buf[rd.pos:p:p]
+	}
+	rd.budget = rec.Extents
+	rd.pos = p + MetadataSize
+	return rec, nil
+}
+
+func (rd *Reader) readBasic() (Record, error) {
+	start := rd.off + int64(rd.pos)
+	if !rd.fill(BasicSize) {
+		return rd.fail(start, io.ErrUnexpectedEOF, "")
+	}
+	o := rd.c.order
+	b := rd.buf[rd.pos : rd.pos+BasicSize : rd.pos+BasicSize]
+	switch rt := o.Uint16(b); rt {
+	case 0:
+		if b[3] > byte(EnterArg) {
+			return rd.fail(start, ErrAction, fmt.Sprintf("Unknown record type '%d' at offset %d.", b[3], start+4))
+		}
+		rec := Record{Kind: KindFunction, Action: Action(b[3]), CPU: uint16(b[2]),
+			FuncID: int32(o.Uint32(b[4:])), TSC: o.Uint64(b[8:]),
+			TID: int32(o.Uint32(b[16:])), PID: int32(o.Uint32(b[20:])), Raw: b, Offset: start}
+		rd.lastOK, rd.lastFID, rd.lastTID, rd.lastPID = true, rec.FuncID, rec.TID, rec.PID
+		rd.pos += BasicSize
+		return rec, nil
+	case 1:
+		rec := Record{Kind: KindCallArg, FuncID: int32(o.Uint32(b[4:])), TID: int32(o.Uint32(b[8:])),
+			PID: int32(o.Uint32(b[12:])), Arg: o.Uint64(b[16:]), Raw: b, Offset: start}
+		if !rd.lastOK || rec.FuncID != rd.lastFID || rec.TID != rd.lastTID || (rd.h.Version >= 3 && rec.PID != rd.lastPID) {
+			return rd.fail(start, ErrArgMismatch, fmt.Sprintf("Corrupted log, found arg payload following non-matching function+thread record. Record for function %d != %d at offset %d.", rd.lastFID, rec.FuncID, start+16))
+		}
+		rd.pos += BasicSize
+		return rec, nil
+	default:
+		return rd.fail(start, ErrBasicRecord, fmt.Sprintf("Unknown record type '%d' at offset %d.", rt, start+2))
+	}
+}
+
+// All returns an iterator over the remaining records; it stops after the
+// first error, which it yields (io.EOF is not yielded).
+func (rd *Reader) All() iter.Seq2[Record, error] {
+	return func(yield func(Record, error) bool) {
+		for {
+			rec, err := rd.Read()
+			if err == io.EOF {
+				return
+			}
+			if !yield(rec, err) || err != nil {
+				return
+			}
+		}
+	}
+}

@@ -1,0 +1,197 @@
+package xrayfdr
+
+import (
+	"strconv"
+
+	"github.com/tracefmt/tracefmt/bitfield"
+)
+
+// Log types found in the header's type field.
+const (
+	TypeBasic = 0 // basic ("naive") mode: fixed 32-byte records
+	TypeFDR   = 1 // flight data recorder mode
+)
+
+// Header is the 32-byte file header.
+type Header struct {
+	Version uint16 // FDR 1..5 (LLVM 14 writes 5), basic 1..3 (LLVM 14 writes 3)
+	Type    uint16 // TypeBasic or TypeFDR
+	// Flags is the raw 32-bit bitfield word: bit 0 constant TSC, bit 1
+	// non-stop TSC. The other bits are uninitialised memory in basic-mode
+	// logs and are kept so a rewrite reproduces them.
+	Flags          uint32
+	CycleFrequency uint64 // ticks per second
+	// FreeForm holds bytes 16..31 as written. FDR logs keep the per-thread
+	// buffer size in the first 8; nothing reads them.
+	FreeForm [16]byte
+	// BigEndian is true for a log written by a big-endian machine
+	// (see the package documentation for how it is detected).
+	BigEndian bool
+}
+
+// HeaderSize is the size of the file header.
+const HeaderSize = 32
+
+var (
+	flagLayout  = bitfield.Must(32, bitfield.LSBFirst, 1, 1)
+	flagConst   = flagLayout.Field(0)
+	flagNonstop = flagLayout.Field(1)
+)
+
+// ConstantTSC reports the header's constant_tsc bit.
+func (h Header) ConstantTSC() bool { return flagConst.Get(uint64(h.Flags)) != 0 }
+
+// NonstopTSC reports the header's nonstop_tsc bit.
+func (h Header) NonstopTSC() bool { return flagNonstop.Get(uint64(h.Flags)) != 0 }
+
+// BufferSize is the per-thread buffer size an FDR runtime records in the
+// free-form bytes (0 when absent).
+func (h Header) BufferSize() uint64 {
+	if h.BigEndian {
+		return bitfield.BigEndian(h.FreeForm[:8])
+	}
+	return bitfield.LittleEndian(h.FreeForm[:8])
+}
+
+// Kind is the kind of a record: an FDR metadata kind (0..9) or
+// KindFunction.
+type Kind uint8
+
+// Record kinds. The metadata kinds carry the values of the file format.
+const (
+	KindNewBuffer     Kind = 0 // thread id (FDR)
+	KindEndOfBuffer   Kind = 1 // end of a version 1 buffer
+	KindNewCPU        Kind = 2 // CPU id and absolute TSC
+	KindTSCWrap       Kind = 3 // absolute TSC
+	KindWallTime      Kind = 4 // seconds and microseconds
+	KindCustomEvent   Kind = 5 // custom event marker and payload
+	KindCallArg       Kind = 6 // function argument (FDR and basic arg payload)
+	KindBufferExtents Kind = 7 // bytes in the buffer that follows
+	KindTypedEvent    Kind = 8 // typed event marker and payload (v5)
+	KindPid           Kind = 9 // process id
+	KindFunction      Kind = 16
+)
+
+var kindNames = [...]string{
+	KindNewBuffer:     "NewBuffer",
+	KindEndOfBuffer:   "EndOfBuffer",
+	KindNewCPU:        "NewCPUId",
+	KindTSCWrap:       "TSCWrap",
+	KindWallTime:      "WallTime",
+	KindCustomEvent:   "CustomEvent",
+	KindCallArg:       "CallArg",
+	KindBufferExtents: "BufferExtents",
+	KindTypedEvent:    "TypedEvent",
+	KindPid:           "Pid",
+	KindFunction:      "Function",
+}
+
+func (k Kind) String() string {
+	if int(k) < len(kindNames) && kindNames[k] != "" {
+		return kindNames[k]
+	}
+	return "Kind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// Action is what a function record records.
+type Action uint8
+
+// Function record actions.
+const (
+	Enter    Action = 0
+	Exit     Action = 1
+	TailExit Action = 2
+	EnterArg Action = 3 // an Enter followed by CallArg records
+)
+
+func (a Action) String() string {
+	switch a {
+	case Enter:
+		return "enter"
+	case Exit:
+		return "exit"
+	case TailExit:
+		return "tail-exit"
+	case EnterArg:
+		return "enter-arg"
+	}
+	return "Action(" + strconv.Itoa(int(a)) + ")"
+}
+
+// Record is one record of a log. Which fields are meaningful depends on
+// Kind; the others are zero.
+//
+// Data, Raw and Skipped point into the Reader's buffer and are valid
+// until the next call to Read; Clone makes a copy to keep.
+type Record struct {
+	Kind   Kind
+	Action Action // KindFunction
+	// CPU: KindNewCPU, pre-v5 KindCustomEvent, basic-mode functions.
+	CPU uint16
+	// FuncID: KindFunction (28 bits in FDR logs, int32 in basic logs);
+	// basic-mode KindCallArg.
+	FuncID int32
+	// Delta: KindFunction (unsigned 32 bits), v5 KindCustomEvent and
+	// KindTypedEvent (signed 32 bits): ticks since the previous TSC.
+	Delta int64
+	// TSC: KindNewCPU, KindTSCWrap, pre-v5 KindCustomEvent, basic-mode
+	// functions.
+	TSC uint64
+	// TID: KindNewBuffer, basic-mode records.
+	TID int32
+	// PID: KindPid, basic-mode records.
+	PID       int32
+	Seconds   uint64 // KindWallTime
+	Micros    uint32 // KindWallTime: the sub-second part (microseconds)
+	EventType uint16 // KindTypedEvent
+	Arg       uint64 // KindCallArg
+	Extents   uint64 // KindBufferExtents
+	// Data is the payload of an event.
+	Data []byte
+	// Raw holds the record as read (8, 16 or 32 bytes, payload excluded),
+	// padding included, so a Writer can reproduce it. A Writer overwrites
+	// the fields it encodes and keeps the other bytes; nil means zeros.
+	Raw []byte
+	// Skipped holds the bytes a version 3+ reader skipped before this
+	// BufferExtents record while looking for it.
+	Skipped []byte
+	// Offset is the record's position in the file (Read sets it; the
+	// Writer ignores it).
+	Offset int64
+}
+
+// Clone returns a copy of r that owns its slices.
+func (r Record) Clone() Record {
+	r.Data = cloneBytes(r.Data)
+	r.Raw = cloneBytes(r.Raw)
+	r.Skipped = cloneBytes(r.Skipped)
+	return r
+}
+
+func cloneBytes(b []byte) []byte {
+	if b == nil {
+		return nil
+	}
+	return append([]byte(nil), b...)
+}
+
+// Record sizes.
+const (
+	FunctionSize = 8
+	MetadataSize = 16
+	BasicSize    = 32
+)
+
+// Size is the number of bytes r takes in an FDR (or basic when basic is
+// true) log, payload included and Skipped excluded.
+func (r *Record) Size(basic bool) int {
+	switch {
+	case basic:
+		return BasicSize
+	case r.Kind == KindFunction:
+		return FunctionSize
+	case r.Kind == KindCustomEvent || r.Kind == KindTypedEvent:
+		return MetadataSize + len(r.Data)
+	}
+	return MetadataSize
+}

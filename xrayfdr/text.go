@@ -1,0 +1,264 @@
+package xrayfdr
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"io"
+	"strconv"
+)
+
+// AppendText appends the text llvm-xray fdr-dump prints for rec (without
+// the newline) to dst. version is the log's header version, which decides
+// how a custom event prints.
+func AppendText(dst []byte, version uint16, rec *Record) []byte {
+	switch rec.Kind {
+	case KindFunction:
+		switch rec.Action {
+		case Enter:
+			dst = append(dst, "<Function Enter: #"...)
+		case EnterArg:
+			dst = append(dst, "<Function Enter With Arg: #"...)
+		case Exit:
+			dst = append(dst, "<Function Exit: #"...)
+		default:
+			dst = append(dst, "<Function Tail Exit: #"...)
+		}
+		dst = strconv.AppendUint(dst, uint64(uint32(rec.FuncID)), 10)
+		dst = append(dst, " delta = +"...)
+		dst = strconv.AppendUint(dst, uint64(uint32(rec.Delta)), 10)
+		return append(dst, '>')
+	case KindBufferExtents:
+		dst = append(dst, "<Buffer: size = "...)
+		dst = strconv.AppendUint(dst, rec.Extents, 10)
+		return append(dst, " bytes>"...)
+	case KindWallTime:
+		dst = append(dst, "<Wall Time: seconds = "...)
+		dst = strconv.AppendUint(dst, rec.Seconds, 10)
+		dst = append(dst, '.')
+		var tmp [10]byte
+		us := strconv.AppendUint(tmp[:0], uint64(rec.Micros), 10)
+		for i := len(us); i < 6; i++ {
+			dst = append(dst, '0')
+		}
+		dst = append(dst, us...)
+		return append(dst, '>')
+	case KindNewCPU:
+		dst = append(dst, "<CPU: id = "...)
+		dst = strconv.AppendUint(dst, uint64(rec.CPU), 10)
+		dst = append(dst, ", tsc = "...)
+		dst = strconv.AppendUint(dst, rec.TSC, 10)
+		return append(dst, '>')
+	case KindTSCWrap:
+		dst = append(dst, "<TSC Wrap: base = "...)
+		dst = strconv.AppendUint(dst, rec.TSC, 10)
+		return append(dst, '>')
+	case KindCustomEvent:
+		if version >= 5 {
+			dst = append(dst, "<Custom Event: delta = +"...)
+			dst = strconv.AppendInt(dst, rec.Delta, 10)
+		} else {
+			dst = append(dst, "<Custom Event: tsc = "...)
+			dst = strconv.AppendUint(dst, rec.TSC, 10)
+			dst = append(dst, ", cpu = "...)
+			dst = strconv.AppendUint(dst, uint64(rec.CPU), 10)
+		}
+		dst = append(dst, ", size = "...)
+		dst = strconv.AppendInt(dst, int64(len(rec.Data)), 10)
+		dst = append(dst, ", data = '"...)
+		dst = append(dst, rec.Data...)
+		return append(dst, "'>"...)
+	case KindTypedEvent:
+		dst = append(dst, "<Typed Event: delta = +"...)
+		dst = strconv.AppendInt(dst, rec.Delta, 10)
+		dst = append(dst, ", type = "...)
+		dst = strconv.AppendUint(dst, uint64(rec.EventType), 10)
+		dst = append(dst, ", size = "...)
+		dst = strconv.AppendInt(dst, int64(len(rec.Data)), 10)
+		dst = append(dst, ", data = '"...)
+		dst = append(dst, rec.Data...)
+		return append(dst, '\'') // llvm-xray prints no closing '>'
+	case KindCallArg:
+		dst = append(dst, "<Call Argument: data = "...)
+		dst = strconv.AppendUint(dst, rec.Arg, 10)
+		dst = append(dst, " (hex = 0x"...)
+		dst = strconv.AppendUint(dst, rec.Arg, 16)
+		return append(dst, ")>"...)
+	case KindPid:
+		dst = append(dst, "<PID: "...)
+		dst = strconv.AppendInt(dst, int64(rec.PID), 10)
+		return append(dst, '>')
+	case KindNewBuffer:
+		dst = append(dst, "<Thread ID: "...)
+		dst = strconv.AppendInt(dst, int64(rec.TID), 10)
+		return append(dst, '>')
+	case KindEndOfBuffer:
+		return append(dst, "<End of Buffer>"...)
+	}
+	return dst
+}
+
+// newDumpReader opens a log the way fdr-dump does: every log as FDR.
+// ok is false (with a nil error) for a 16..31-byte file, which llvm-xray
+// 14 reads as an empty log.
+func newDumpReader(r io.Reader) (rd *Reader, ok bool, err error) {
+	rd = &Reader{ForceFDR: true}
+	if err := rd.Reset(r); err != nil {
+		var fe *FormatError
+		if errors.As(err, &fe) && fe.Err == io.ErrUnexpectedEOF && fe.Offset >= 16 {
+			return nil, false, nil
+		}
+		return nil, false, err
+	}
+	return rd, true, nil
+}
+
+// Dump writes what llvm-xray fdr-dump prints for the log in r: one line
+// per record, in file order. On a malformed log the lines of the records
+// read so far are written and the *FormatError is returned; its LLVM field
+// holds llvm-xray's message.
+func Dump(w io.Writer, r io.Reader) error {
+	rd, ok, err := newDumpReader(r)
+	if !ok {
+		return err
+	}
+	bw := bufio.NewWriterSize(w, 64<<10)
+	line := make([]byte, 0, 256)
+	v := rd.h.Version
+	for {
+		rec, err := rd.Read()
+		if err != nil {
+			if ferr := bw.Flush(); ferr != nil {
+				return ferr
+			}
+			if err == io.EOF {
+				return nil
+			}
+			return err
+		}
+		line = AppendText(line[:0], v, &rec)
+		line = append(line, '\n')
+		if _, err := bw.Write(line); err != nil {
+			return err
+		}
+	}
+}
+
+// DumpVerify writes what llvm-xray fdr-dump -verify prints for the log in
+// data: the records grouped into blocks by process and thread, in
+// llvm-xray's order, each block checked by the Verifier while it is
+// printed. When the log cannot be read, it writes every record read, as
+// Dump does, and returns the error; when a block fails verification, it
+// stops there and returns the error.
+func DumpVerify(w io.Writer, data []byte) error {
+	rd, ok, err := newDumpReader(bytes.NewReader(data))
+	if !ok {
+		return err
+	}
+	bw := bufio.NewWriterSize(w, 64<<10)
+	defer bw.Flush()
+	groups, err := indexBlocks(rd, data)
+	if err != nil {
+		// print the records read so far, then the error
+		rd, _, _ := newDumpReader(bytes.NewReader(data))
+		var line []byte
+		for {
+			rec, err := rd.Read()
+			if err != nil {
+				break
+			}
+			line = AppendText(line[:0], rd.h.Version, &rec)
+			line = append(line, '\n')
+			bw.Write(line)
+		}
+		return err
+	}
+	br := blockReader(data, rd.h)
+	var (
+		line []byte
+		v    Verifier
+	)
+	for _, g := range groups {
+		for _, b := range g.Blocks {
+			v.Reset()
+			st := printStart
+			err := b.each(br, func(rec *Record) error {
+				if err := v.Next(rec); err != nil {
+					return err
+				}
+				line, st = appendBlockText(line[:0], st, rd.h.Version, rec)
+				_, err := bw.Write(line)
+				return err
+			})
+			if err != nil {
+				return err
+			}
+		}
+	}
+	return bw.Flush()
+}
+
+// states of llvm-xray's block printer
+type printState uint8
+
+const (
+	printStart printState = iota
+	printPreamble
+	printMetadata
+	printFunction
+	printEvent
+	printArg
+	printEnd
+)
+
+// appendBlockText appends the -verify text of rec given the printer state.
+func appendBlockText(dst []byte, st printState, version uint16, rec *Record) ([]byte, printState) {
+	switch rec.Kind {
+	case KindNewBuffer:
+		if st == printStart {
+			dst = append(dst, "\n[New Block]\n"...)
+		}
+		dst = append(dst, "Preamble: \n"...)
+		st = printPreamble
+	case KindWallTime, KindPid:
+		st = printPreamble
+	case KindNewCPU:
+		switch st {
+		case printPreamble:
+			dst = append(dst, "\nBody:\n"...)
+		case printFunction:
+			dst = append(dst, "\nMetadata: "...)
+		}
+		dst = append(dst, ' ')
+		st = printMetadata
+	case KindTSCWrap:
+		if st == printFunction {
+			dst = append(dst, "\nMetadata:"...)
+		}
+		dst = append(dst, ' ')
+		st = printMetadata
+	case KindCustomEvent, KindTypedEvent:
+		if st == printMetadata {
+			dst = append(dst, '\n')
+		}
+		dst = append(dst, "*  "...)
+		st = printEvent
+	case KindFunction:
+		if st == printMetadata {
+			dst = append(dst, '\n')
+		}
+		dst = append(dst, "-  "...)
+		st = printFunction
+	case KindCallArg:
+		dst = append(dst, " : "...)
+		st = printArg
+	case KindEndOfBuffer:
+		dst = append(dst, " *** "...)
+		st = printEnd
+	case KindBufferExtents:
+		dst = append(dst, "\n[New Block]\n"...)
+		st = printPreamble
+	}
+	dst = AppendText(dst, version, rec)
+	return append(dst, '\n'), st
+}

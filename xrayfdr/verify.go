@@ -1,0 +1,321 @@
+package xrayfdr
+
+import (
+	"bytes"
+	"io"
+)
+
+// State is a state of the block state machine of llvm-xray's verifier.
+type State uint8
+
+// Verifier states, named as llvm-xray names them in its messages.
+const (
+	StateUnknown State = iota
+	StateBufferExtents
+	StateNewBuffer
+	StateWallClockTime
+	StatePIDEntry
+	StateNewCPUId
+	StateTSCWrap
+	StateCustomEvent
+	StateFunction
+	StateCallArg
+	StateEndOfBuffer
+	StateTypedEvent
+)
+
+var stateNames = [...]string{"Unknown", "BufferExtents", "NewBuffer", "WallClockTime", "PIDEntry",
+	"NewCPUId", "TSCWrap", "CustomEvent", "Function", "CallArg", "EndOfBuffer", "TypedEvent"}
+
+func (s State) String() string {
+	if int(s) < len(stateNames) {
+		return stateNames[s]
+	}
+	return "Unknown"
+}
+
+func bits(ss ...State) uint16 {
+	var m uint16
+	for _, s := range ss {
+		m |= 1 << s
+	}
+	return m
+}
+
+// body states that may follow any record of the body
+var bodyNext = bits(StateNewCPUId, StateTSCWrap, StateCustomEvent, StateTypedEvent, StateFunction, StateEndOfBuffer)
+
+var transitions = [...]uint16{
+	StateUnknown:       bits(StateBufferExtents, StateNewBuffer),
+	StateBufferExtents: bits(StateNewBuffer),
+	StateNewBuffer:     bits(StateWallClockTime),
+	StateWallClockTime: bits(StatePIDEntry, StateNewCPUId),
+	StatePIDEntry:      bits(StateNewCPUId),
+	StateNewCPUId:      bodyNext,
+	StateTSCWrap:       bodyNext,
+	StateCustomEvent:   bodyNext,
+	StateTypedEvent:    bodyNext,
+	StateFunction:      bodyNext | bits(StateCallArg),
+	StateCallArg:       bodyNext | bits(StateCallArg),
+	StateEndOfBuffer:   0,
+}
+
+var kindStates = [...]State{
+	KindNewBuffer:     StateNewBuffer,
+	KindEndOfBuffer:   StateEndOfBuffer,
+	KindNewCPU:        StateNewCPUId,
+	KindTSCWrap:       StateTSCWrap,
+	KindWallTime:      StateWallClockTime,
+	KindCustomEvent:   StateCustomEvent,
+	KindCallArg:       StateCallArg,
+	KindBufferExtents: StateBufferExtents,
+	KindTypedEvent:    StateTypedEvent,
+	KindPid:           StatePIDEntry,
+	KindFunction:      StateFunction,
+}
+
+// Verifier checks the order of the records of one block (one thread
+// buffer) with llvm-xray's state machine. The zero Verifier is at the
+// start of a block.
+type Verifier struct {
+	state   State
+	lastOff int64
+}
+
+// Reset puts v back at the start of a block.
+func (v *Verifier) Reset() { *v = Verifier{} }
+
+// State is the state after the last record.
+func (v *Verifier) State() State { return v.state }
+
+// Next checks that rec may follow the records seen so far. After an
+// EndOfBuffer record every record but a NewBuffer is ignored.
+func (v *Verifier) Next(rec *Record) error {
+	to := StateUnknown
+	if int(rec.Kind) < len(kindStates) {
+		to = kindStates[rec.Kind]
+	}
+	v.lastOff = rec.Offset
+	if v.state == StateEndOfBuffer && to != StateNewBuffer {
+		return nil
+	}
+	if to == StateUnknown || transitions[v.state]&(1<<to) == 0 {
+		return &FormatError{Offset: rec.Offset, Err: ErrTransition,
+			LLVM: "BlockVerifier: Invalid transition from " + v.state.String() + " to " + to.String() + "."}
+	}
+	v.state = to
+	return nil
+}
+
+// End checks that a block may end in the current state.
+func (v *Verifier) End() error {
+	switch v.state {
+	case StateEndOfBuffer, StateNewCPUId, StateCustomEvent, StateTypedEvent, StateFunction, StateCallArg, StateTSCWrap:
+		return nil
+	}
+	return &FormatError{Offset: v.lastOff, Err: ErrTerminal,
+		LLVM: "BlockVerifier: Invalid terminal condition " + v.state.String() + ", malformed block."}
+}
+
+// Block is one thread buffer of an FDR log: the records from a NewBuffer
+// record to the next one, BufferExtents records left out.
+type Block struct {
+	PID, TID int32  // from the block's Pid and NewBuffer records (0 when absent)
+	Seconds  uint64 // from its WallTime record
+	Micros   uint32
+	HasWall  bool
+	Offset   int64 // first record
+	Records  int   // number of records
+	budget   uint64
+}
+
+// Group holds the blocks of one (process, thread) pair, in file order.
+type Group struct {
+	PID, TID int32
+	Blocks   []Block
+}
+
+// Index reads the FDR log in data and groups its blocks by process and
+// thread, in the order llvm-xray 14 visits them (the iteration order of
+// its hash map, reproduced here).
+func Index(data []byte) (Header, []Group, error) {
+	rd := &Reader{ForceFDR: true}
+	if err := rd.Reset(bytes.NewReader(data)); err != nil {
+		return Header{}, nil, err
+	}
+	g, err := indexBlocks(rd, data)
+	return rd.h, g, err
+}
+
+func indexBlocks(rd *Reader, data []byte) ([]Group, error) {
+	var (
+		m   denseMap
+		cur Block
+		grp []Group
+	)
+	flush := func() {
+		i, fresh := m.insert(uint64(int64(cur.PID)), cur.TID, len(grp))
+		if fresh {
+			grp = append(grp, Group{PID: cur.PID, TID: cur.TID})
+		}
+		grp[i].Blocks = append(grp[i].Blocks, cur)
+		cur = Block{}
+	}
+	for {
+		rec, err := rd.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		switch rec.Kind {
+		case KindBufferExtents:
+			continue
+		case KindNewBuffer:
+			if cur.Records > 0 {
+				flush()
+			}
+			cur.TID = rec.TID
+		case KindPid:
+			cur.PID = rec.PID
+		case KindWallTime:
+			cur.Seconds, cur.Micros, cur.HasWall = rec.Seconds, rec.Micros, true
+		}
+		if cur.Records == 0 {
+			cur.Offset = rec.Offset
+			cur.budget = rd.budget + uint64(rec.Size(false))
+		}
+		cur.Records++
+	}
+	flush() // llvm-xray flushes the last block even when it is empty
+	out := make([]Group, 0, len(grp))
+	for _, i := range m.order() {
+		out = append(out, grp[i])
+	}
+	return out, nil
+}
+
+// blockReader returns a Reader over data for re-reading blocks.
+func blockReader(data []byte, h Header) *Reader {
+	return &Reader{ForceFDR: true, buf: data, end: len(data), eof: true, h: h, c: newCodec(h.BigEndian)}
+}
+
+// each calls fn for the records of b, read again from br.
+func (b *Block) each(br *Reader, fn func(*Record) error) error {
+	br.pos, br.budget, br.err = int(b.Offset), b.budget, nil
+	for n := 0; n < b.Records; {
+		rec, err := br.Read()
+		if err != nil {
+			return err
+		}
+		if rec.Kind == KindBufferExtents {
+			continue
+		}
+		n++
+		if err := fn(&rec); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Verify reads the FDR log in data and checks every block with the
+// Verifier, end states included, as llvm-xray convert does before it
+// expands a log.
+func Verify(data []byte) error {
+	h, groups, err := Index(data)
+	if err != nil {
+		return err
+	}
+	br := blockReader(data, h)
+	var v Verifier
+	for _, g := range groups {
+		for i := range g.Blocks {
+			v.Reset()
+			if err := g.Blocks[i].each(br, v.Next); err != nil {
+				return err
+			}
+			if err := v.End(); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// denseMap reproduces the bucket order of LLVM's DenseMap keyed by
+// (uint64 pid, int32 tid): power-of-two buckets from 64, quadratic
+// probing, growth when three quarters full.
+type denseMap struct {
+	buckets []dmEntry
+	n       int
+}
+
+type dmEntry struct {
+	used bool
+	pid  uint64
+	tid  int32
+	val  int
+}
+
+func dmHash(pid uint64, tid int32) uint32 {
+	a := uint64(uint32(pid * 37))
+	b := uint64(uint32(tid) * 37)
+	k := a<<32 | b
+	k += ^(k << 32)
+	k ^= k >> 22
+	k += ^(k << 13)
+	k ^= k >> 8
+	k += k << 3
+	k ^= k >> 15
+	k += ^(k << 27)
+	k ^= k >> 31
+	return uint32(k)
+}
+
+// lookup returns the bucket holding the key or the empty one where it
+// would go.
+func (m *denseMap) lookup(pid uint64, tid int32) int {
+	mask := len(m.buckets) - 1
+	i := int(dmHash(pid, tid)) & mask
+	for probe := 1; ; probe++ {
+		e := &m.buckets[i]
+		if !e.used || (e.pid == pid && e.tid == tid) {
+			return i
+		}
+		i = (i + probe) & mask
+	}
+}
+
+// insert returns the value for the key, storing val when the key is new.
+func (m *denseMap) insert(pid uint64, tid int32, val int) (int, bool) {
+	if len(m.buckets) > 0 {
+		if e := m.buckets[m.lookup(pid, tid)]; e.used {
+			return e.val, false
+		}
+	}
+	if (m.n+1)*4 >= len(m.buckets)*3 {
+		old := m.buckets
+		m.buckets = make([]dmEntry, max(64, 2*len(old)))
+		for _, e := range old {
+			if e.used {
+				m.buckets[m.lookup(e.pid, e.tid)] = e
+			}
+		}
+	}
+	m.buckets[m.lookup(pid, tid)] = dmEntry{used: true, pid: pid, tid: tid, val: val}
+	m.n++
+	return val, true
+}
+
+// order lists the values in bucket order.
+func (m *denseMap) order() []int {
+	out := make([]int, 0, m.n)
+	for _, e := range m.buckets {
+		if e.used {
+			out = append(out, e.val)
+		}
+	}
+	return out
+}
