@@ -1,0 +1,284 @@
+package apitrace
+
+import (
+	"io"
+	"iter"
+)
+
+// DefaultMaxPending is the default number of calls that may be entered and
+// not yet left at one time.
+const DefaultMaxPending = 4096
+
+// A CallReader pairs the enter and leave events of a trace into calls, the
+// way apitrace's parser does: a call is returned when its leave event is
+// read (so calls come in leave order), with the arguments of both events
+// merged by index (a leave's output argument replaces an enter's argument of
+// the same index). A leave for a call number that is not pending is read and
+// dropped. When the stream ends, cleanly or not, the calls still pending are
+// returned in enter order with Incomplete set, and then the error that ended
+// the stream (io.EOF for a clean end).
+//
+// Each pending call keeps its own copy of its values, so memory is bounded by
+// the calls in flight, not by the trace.
+type CallReader struct {
+	// MaxPending bounds the calls in flight; 0 means DefaultMaxPending.
+	MaxPending int
+
+	r       Reader
+	pending []*slot // in enter order
+	free    []*slot
+	last    *slot // returned by the previous Read, freed at the next
+	err     error // what ended the event stream
+	drained int   // pending calls returned after err
+}
+
+// slot is one pending call and the storage its values live in.
+type slot struct {
+	call  Call
+	nodes []Value
+	bytes []byte
+	bt    []*Frame
+	hasBT bool // the call had a backtrace detail, maybe of 0 frames
+	args  []Value
+}
+
+// NewCallReader detects the container of r, reads the header and returns a
+// CallReader positioned at the first call.
+func NewCallReader(r io.Reader) (*CallReader, error) {
+	c := new(CallReader)
+	if err := c.Reset(r); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// Reader returns the event Reader underneath, to set its limits before
+// Reset or to read its Offset. Reading events from it directly bypasses the
+// pairing.
+func (c *CallReader) Reader() *Reader { return &c.r }
+
+// Reset makes c read a new trace from r, keeping its limits and buffers.
+func (c *CallReader) Reset(r io.Reader) error {
+	c.free = append(c.free, c.pending...)
+	if c.last != nil {
+		c.free = append(c.free, c.last)
+	}
+	c.pending = c.pending[:0]
+	c.last = nil
+	c.err = nil
+	c.drained = 0
+	return c.r.Reset(r)
+}
+
+// Header returns the stream header.
+func (c *CallReader) Header() Header { return c.r.Header() }
+
+// Read returns the next call. After the last call it returns io.EOF for a
+// stream that ended cleanly, or the *FormatError that ended it (wrapping
+// io.ErrUnexpectedEOF for a file cut short). The Call's slices and values
+// are valid until the next call to Read.
+func (c *CallReader) Read() (Call, error) {
+	if c.last != nil {
+		c.free = append(c.free, c.last)
+		c.last = nil
+	}
+	maxPending := orDefault(c.MaxPending, DefaultMaxPending)
+	for c.err == nil {
+		ev, err := c.r.Read()
+		if err != nil {
+			c.err = err
+			if err != io.EOF && c.r.cutLeave {
+				// apitrace takes the call off its pending list when it
+				// starts reading the leave, and deletes it when the leave
+				// is cut: the call is not returned at all.
+				c.drop(c.r.ev.Call)
+			}
+			break
+		}
+		if ev.Kind == Enter {
+			if len(c.pending) >= maxPending {
+				c.err = &FormatError{Offset: c.r.Offset(), Chunk: c.r.chunkOf(c.r.Offset()),
+					Err: wrapf(ErrTooLarge, "more than %d calls pending", maxPending)}
+				break
+			}
+			s := c.slot()
+			s.enter(&ev)
+			c.pending = append(c.pending, s)
+			continue
+		}
+		k := len(c.pending) - 1
+		for k >= 0 && c.pending[k].call.No != ev.Call {
+			k--
+		}
+		if k < 0 {
+			continue // apitrace drops a leave it cannot match
+		}
+		s := c.pending[k]
+		copy(c.pending[k:], c.pending[k+1:])
+		c.pending = c.pending[:len(c.pending)-1]
+		s.leave(&ev)
+		c.last = s
+		return s.call, nil
+	}
+	if c.drained < len(c.pending) {
+		s := c.pending[c.drained]
+		c.drained++
+		s.call.Incomplete = true
+		return s.call, nil
+	}
+	return Call{}, c.err
+}
+
+// All returns an iterator over the remaining calls; it stops after the
+// first error, which it yields unless it is io.EOF.
+func (c *CallReader) All() iter.Seq2[Call, error] {
+	return func(yield func(Call, error) bool) {
+		for {
+			call, err := c.Read()
+			if err == io.EOF {
+				return
+			}
+			if !yield(call, err) || err != nil {
+				return
+			}
+		}
+	}
+}
+
+// drop forgets the pending call numbered no.
+func (c *CallReader) drop(no uint64) {
+	for k := len(c.pending) - 1; k >= 0; k-- {
+		if c.pending[k].call.No == no {
+			c.free = append(c.free, c.pending[k])
+			c.pending = append(c.pending[:k], c.pending[k+1:]...)
+			return
+		}
+	}
+}
+
+// Offset returns how many bytes of the decompressed stream, header
+// included, the calls read so far span.
+func (c *CallReader) Offset() int64 { return c.r.Offset() }
+
+func (c *CallReader) slot() *slot {
+	if n := len(c.free); n > 0 {
+		s := c.free[n-1]
+		c.free = c.free[:n-1]
+		return s
+	}
+	return new(slot)
+}
+
+func (s *slot) enter(ev *Event) {
+	s.nodes = s.nodes[:0]
+	s.bytes = s.bytes[:0]
+	s.bt = s.bt[:0]
+	s.hasBT = ev.Backtrace != nil
+	s.bt = append(s.bt, ev.Backtrace...)
+	n := 0
+	if ev.Sig != nil {
+		n = len(ev.Sig.ArgNames)
+	}
+	s.args = s.args[:0]
+	for k := 0; k < n; k++ {
+		s.args = append(s.args, Value{})
+	}
+	s.call = Call{No: ev.Call, Thread: ev.Thread, Sig: ev.Sig, Flags: ev.Flags}
+	s.add(ev)
+}
+
+func (s *slot) leave(ev *Event) {
+	if ev.Flags != 0 {
+		s.call.Flags = ev.Flags
+	}
+	if ev.Backtrace != nil {
+		s.hasBT = true
+		s.bt = append(s.bt[:0], ev.Backtrace...)
+	}
+	s.add(ev)
+}
+
+// add copies the event's argument and return values into the slot's own
+// storage.
+func (s *slot) add(ev *Event) {
+	nn, nb := 0, 0
+	for k := range ev.Args {
+		a := &ev.Args[k].Value
+		if a.Elems != nil || a.Data != nil {
+			nn, nb = treeSize(a, nn, nb)
+		}
+	}
+	if ev.Ret.Elems != nil || ev.Ret.Data != nil {
+		nn, nb = treeSize(&ev.Ret, nn, nb)
+	}
+	if len(s.nodes)+nn > cap(s.nodes) || len(s.bytes)+nb > cap(s.bytes) {
+		s.grow(nn, nb)
+	}
+	for k := range ev.Args {
+		a := &ev.Args[k]
+		for a.Index >= len(s.args) {
+			s.args = append(s.args, Value{})
+		}
+		s.args[a.Index] = s.copy(a.Value)
+	}
+	if ev.Ret.Kind != KindNone {
+		s.call.Ret = s.copy(ev.Ret)
+	}
+	s.call.Args = s.args
+	if s.hasBT {
+		if s.bt == nil {
+			s.bt = make([]*Frame, 0, 8)
+		}
+		s.call.Backtrace = s.bt
+	} else {
+		s.call.Backtrace = nil
+	}
+}
+
+// grow moves the slot's values into buffers with room for nn more nodes and
+// nb more bytes. The old buffers are left to the values copied from them.
+func (s *slot) grow(nn, nb int) {
+	var on, ob int
+	for k := range s.args {
+		on, ob = treeSize(&s.args[k], on, ob)
+	}
+	on, ob = treeSize(&s.call.Ret, on, ob)
+	s.nodes = make([]Value, 0, 2*(on+nn)+16)
+	s.bytes = make([]byte, 0, 2*(ob+nb)+64)
+	for k := range s.args {
+		s.args[k] = s.copy(s.args[k])
+	}
+	s.call.Ret = s.copy(s.call.Ret)
+}
+
+func treeSize(v *Value, nn, nb int) (int, int) {
+	nb += len(v.Data)
+	nn += len(v.Elems)
+	for k := range v.Elems {
+		if v.Elems[k].Elems != nil || v.Elems[k].Data != nil {
+			nn, nb = treeSize(&v.Elems[k], nn, nb)
+		}
+	}
+	return nn, nb
+}
+
+// copy deep-copies v into the slot's buffers, which have room for it.
+func (s *slot) copy(v Value) Value {
+	if v.Data != nil {
+		start := len(s.bytes)
+		s.bytes = append(s.bytes, v.Data...)
+		v.Data = s.bytes[start:len(s.bytes):len(s.bytes)]
+	}
+	if v.Elems != nil {
+		start := len(s.nodes)
+		s.nodes = append(s.nodes, v.Elems...)
+		elems := s.nodes[start:len(s.nodes):len(s.nodes)]
+		for k := range elems {
+			if elems[k].Elems != nil || elems[k].Data != nil {
+				elems[k] = s.copy(elems[k])
+			}
+		}
+		v.Elems = elems
+	}
+	return v
+}

@@ -1,0 +1,968 @@
+package apitrace
+
+import (
+	"encoding/binary"
+	"errors"
+	"io"
+	"iter"
+
+	"github.com/tracefmt/tracefmt/varint"
+)
+
+// Default limits; a Reader field left at 0 uses these.
+const (
+	DefaultMaxStringLen = 256 << 20 // bytes in one string or blob
+	DefaultMaxArrayLen  = 1 << 24   // elements in one array or wide string
+	DefaultMaxValues    = 1 << 22   // value nodes in one event
+	DefaultMaxDepth     = 64        // nesting of arrays, structs and reprs
+	DefaultMaxCount     = 1 << 16   // entries in a signature, frames in a backtrace, argument index
+	DefaultMaxChunkSize = 64 << 20  // decompressed bytes in one snappy chunk
+)
+
+// errShort is internal: the window ended inside an item and more of the
+// stream is needed.
+var errShort = errors.New("apitrace: short window")
+
+// A Reader reads the events of an apitrace trace from a snappy or gzip file.
+//
+// Signatures (functions, enums, bitmasks, structs, backtrace frames) are
+// defined by the stream at their first use and owned by the Reader: the
+// pointers in events stay valid, and unchanged, for the Reader's life.
+// Everything else in an Event is valid until the next call to Read.
+//
+// The limit fields are read when the header and each event are parsed; to
+// apply them to the header too, set them on a zero Reader and call Reset.
+type Reader struct {
+	MaxStringLen int // 0 means DefaultMaxStringLen
+	MaxArrayLen  int // 0 means DefaultMaxArrayLen
+	MaxValues    int // 0 means DefaultMaxValues
+	MaxDepth     int // 0 means DefaultMaxDepth
+	MaxCount     int // 0 means DefaultMaxCount
+	MaxChunkSize int // 0 means DefaultMaxChunkSize; apitrace writes 1 MiB
+
+	hdr Header
+	src source
+	err error
+
+	// The window holds the stream from the start of the event being
+	// parsed; buf[0] is at stream offset base. Events are parsed from it
+	// whole: when one runs past its end, more of the stream is appended
+	// and the event is parsed again from its start.
+	buf     []byte
+	pos     int
+	base    int64
+	srcErr  error // what ended the source; nil while it has more
+	chunks  []chunkSpan
+	lastDef int64 // largest stream offset a signature was defined at
+
+	nextCall uint64
+	version  uint64
+
+	// effective limits
+	maxString, maxArray, maxValues, maxDepth, maxCount int
+
+	funcs    table[FunctionSig]
+	enums    table[EnumSig]
+	bitmasks table[BitmaskSig]
+	structs  table[StructSig]
+	frames   table[Frame]
+
+	// per-event scratch
+	stack []Value
+	arena []Value
+	args  []Arg
+	bt    []*Frame
+	hasBT bool
+	ev    Event
+	// cutLeave is set once a leave event's call number is parsed: when the
+	// stream ends inside that event, the CallReader drops the call as
+	// apitrace does.
+	cutLeave bool
+	err0  int // window index of the last parse error
+}
+
+// chunkSpan records where a chunk's bytes start in the stream and in the file.
+type chunkSpan struct {
+	stream int64
+	file   int64
+}
+
+// table maps signature ids to signatures: a slice for the small dense ids
+// tracers use, a map beyond.
+type table[T any] struct {
+	small []*T
+	big   map[uint64]*T
+}
+
+const smallIDs = 1 << 14
+
+func (t *table[T]) get(id uint64) *T {
+	if id < uint64(len(t.small)) {
+		return t.small[id]
+	}
+	if t.big != nil {
+		return t.big[id]
+	}
+	return nil
+}
+
+func (t *table[T]) put(id uint64, v *T) {
+	if id < smallIDs {
+		for uint64(len(t.small)) <= id {
+			t.small = append(t.small, nil)
+		}
+		t.small[id] = v
+		return
+	}
+	if t.big == nil {
+		t.big = make(map[uint64]*T)
+	}
+	t.big[id] = v
+}
+
+func (t *table[T]) reset() {
+	clear(t.small)
+	t.small = t.small[:0]
+	t.big = nil
+}
+
+// NewReader detects the container of r, reads the stream header and returns
+// a Reader positioned at the first event.
+func NewReader(r io.Reader) (*Reader, error) {
+	rd := new(Reader)
+	if err := rd.Reset(r); err != nil {
+		return nil, err
+	}
+	return rd, nil
+}
+
+// Reset makes the Reader read a new trace from r, keeping its limits and
+// reusing its buffers, and reads the header.
+func (r *Reader) Reset(in io.Reader) error {
+	r.maxString = orDefault(r.MaxStringLen, DefaultMaxStringLen)
+	r.maxArray = orDefault(r.MaxArrayLen, DefaultMaxArrayLen)
+	r.maxValues = orDefault(r.MaxValues, DefaultMaxValues)
+	r.maxDepth = orDefault(r.MaxDepth, DefaultMaxDepth)
+	r.maxCount = orDefault(r.MaxCount, DefaultMaxCount)
+	maxChunk := orDefault(r.MaxChunkSize, DefaultMaxChunkSize)
+	r.hdr = Header{}
+	r.err = nil
+	r.buf = r.buf[:0]
+	r.pos = 0
+	r.base = 0
+	r.srcErr = nil
+	r.chunks = r.chunks[:0]
+	r.lastDef = -1
+	r.nextCall = 0
+	r.version = 0
+	r.funcs.reset()
+	r.enums.reset()
+	r.bitmasks.reset()
+	r.structs.reset()
+	r.frames.reset()
+	src, c, err := openContainer(in, r.src, maxChunk)
+	r.hdr.Container = c
+	if err != nil {
+		r.err = &FormatError{Offset: 0, Chunk: 0, Err: err}
+		return r.err
+	}
+	r.src = src
+	for {
+		i, err := r.header(0)
+		if err == nil {
+			r.pos = i
+			return nil
+		}
+		if err != errShort {
+			r.err = r.formatError(err)
+			return r.err
+		}
+		if !r.refill() {
+			r.err = r.endError()
+			if r.err == io.EOF {
+				r.err = &FormatError{Offset: 0, Chunk: r.chunkOf(0), Err: io.ErrUnexpectedEOF}
+			}
+			return r.err
+		}
+	}
+}
+
+func orDefault(v, d int) int {
+	if v <= 0 {
+		return d
+	}
+	return v
+}
+
+// Header returns the stream header. Its Properties slice belongs to the
+// Reader and stays valid until Reset.
+func (r *Reader) Header() Header { return r.hdr }
+
+// Offset returns the position in the decompressed stream of the next event.
+func (r *Reader) Offset() int64 { return r.base + int64(r.pos) }
+
+// NextCall returns the number the next enter event will get.
+func (r *Reader) NextCall() uint64 { return r.nextCall }
+
+// Read returns the next event. At the end of a well-formed stream it returns
+// io.EOF. A stream cut short gives a *FormatError wrapping
+// io.ErrUnexpectedEOF; damaged input gives a *FormatError wrapping one of the
+// sentinels. Errors are sticky.
+//
+// The Event's slices and values are valid until the next call to Read.
+func (r *Reader) Read() (Event, error) {
+	if r.err != nil {
+		return Event{}, r.err
+	}
+	for {
+		if r.pos < len(r.buf) {
+			i, err := r.event(r.pos)
+			if err == nil {
+				r.pos = i
+				if r.ev.Kind == Enter {
+					r.nextCall++
+				}
+				r.finish()
+				return r.ev, nil
+			}
+			if err != errShort {
+				r.err = r.formatError(err)
+				return Event{}, r.err
+			}
+		}
+		if !r.refill() {
+			r.err = r.endError()
+			return Event{}, r.err
+		}
+	}
+}
+
+// All returns an iterator over the remaining events; it stops after the
+// first error, which it yields unless it is io.EOF.
+func (r *Reader) All() iter.Seq2[Event, error] {
+	return func(yield func(Event, error) bool) {
+		for {
+			ev, err := r.Read()
+			if err == io.EOF {
+				return
+			}
+			if !yield(ev, err) || err != nil {
+				return
+			}
+		}
+	}
+}
+
+// refill appends more of the stream to the window, first dropping what is
+// before the current event. It reads until the window has at least doubled
+// the partial event, so that an event spanning many chunks is re-parsed only
+// a logarithmic number of times. It reports false when the source has
+// nothing more.
+func (r *Reader) refill() bool {
+	if r.srcErr != nil {
+		return false
+	}
+	if r.pos > 0 {
+		n := copy(r.buf, r.buf[r.pos:])
+		r.buf = r.buf[:n]
+		r.base += int64(r.pos)
+		r.pos = 0
+		// Keep only the chunk spans that cover the window.
+		k := 0
+		for k+1 < len(r.chunks) && r.chunks[k+1].stream <= r.base {
+			k++
+		}
+		if k > 0 {
+			r.chunks = r.chunks[:copy(r.chunks, r.chunks[k:])]
+		}
+	}
+	want := len(r.buf) + 1
+	grew := false
+	for len(r.buf) < 2*want-1 || !grew {
+		start := r.base + int64(len(r.buf))
+		before := len(r.buf)
+		var err error
+		r.buf, err = r.src.fill(r.buf)
+		if len(r.buf) > before {
+			r.chunks = append(r.chunks, chunkSpan{stream: start, file: r.src.chunk()})
+			grew = true
+		}
+		if err != nil {
+			r.srcErr = err
+			return grew
+		}
+	}
+	return true
+}
+
+// endError is the error once the source has nothing more: io.EOF at an
+// event boundary after a clean end, else what ended the source or
+// io.ErrUnexpectedEOF.
+func (r *Reader) endError() error {
+	err := r.srcErr
+	if err == io.EOF {
+		if r.pos == len(r.buf) {
+			return io.EOF
+		}
+		err = io.ErrUnexpectedEOF
+	}
+	off := r.base + int64(len(r.buf))
+	chunk := r.chunkOf(off)
+	if r.srcErr != io.EOF {
+		// The source failed in the chunk it read last.
+		chunk = r.src.chunk()
+	}
+	return &FormatError{Offset: off, Chunk: chunk, Err: err}
+}
+
+func (r *Reader) formatError(err error) error {
+	off := r.base + int64(r.err0)
+	return &FormatError{Offset: off, Chunk: r.chunkOf(off), Err: err}
+}
+
+// chunkOf returns the file offset of the chunk holding stream offset off.
+func (r *Reader) chunkOf(off int64) int64 {
+	if len(r.chunks) == 0 {
+		if _, ok := r.src.(*gzipSource); ok {
+			return -1
+		}
+		if s, ok := r.src.(*snappySource); ok {
+			return s.last
+		}
+		return 0
+	}
+	c := r.chunks[0].file
+	for _, s := range r.chunks {
+		if s.stream > off {
+			break
+		}
+		c = s.file
+	}
+	return c
+}
+
+// fail records where a parse error was found and returns it.
+func (r *Reader) fail(i int, err error) error {
+	r.err0 = i
+	return err
+}
+
+// --- primitives -----------------------------------------------------------
+
+func (r *Reader) uint(i int) (uint64, int, error) {
+	b := r.buf
+	if i < len(b) && b[i] < 0x80 {
+		return uint64(b[i]), i + 1, nil
+	}
+	if i > len(b) {
+		return 0, i, errShort
+	}
+	v, n := varint.Consume(b[i:])
+	if n > 0 {
+		return v, i + n, nil
+	}
+	if n == 0 {
+		return 0, i, errShort
+	}
+	return 0, i, r.fail(i, ErrOverflow)
+}
+
+// bytes returns the n-byte string or blob at i, after its length.
+func (r *Reader) bytes(i int) ([]byte, int, error) {
+	n, j, err := r.uint(i)
+	if err != nil {
+		return nil, i, err
+	}
+	if n > uint64(r.maxString) {
+		return nil, i, r.fail(i, wrapf(ErrTooLarge, "string or blob of %d bytes", n))
+	}
+	if n > uint64(len(r.buf)-j) {
+		return nil, i, errShort
+	}
+	end := j + int(n)
+	return r.buf[j:end:end], end, nil
+}
+
+// count reads a signature count or backtrace length.
+func (r *Reader) count(i int) (int, int, error) {
+	n, j, err := r.uint(i)
+	if err != nil {
+		return 0, i, err
+	}
+	if n > uint64(r.maxCount) {
+		return 0, i, r.fail(i, wrapf(ErrTooLarge, "count %d", n))
+	}
+	// Each entry takes at least one byte.
+	if n > uint64(len(r.buf)-j) {
+		return 0, i, errShort
+	}
+	return int(n), j, nil
+}
+
+func (r *Reader) str(i int) (string, int, error) {
+	b, j, err := r.bytes(i)
+	return string(b), j, err
+}
+
+// sint reads a typed integer: 0x03 magnitude (negative) or 0x04 value.
+func (r *Reader) sint(i int) (int64, int, error) {
+	if i >= len(r.buf) {
+		return 0, i, errShort
+	}
+	t := r.buf[i]
+	if t != 3 && t != 4 {
+		return 0, i, r.fail(i, wrapf(ErrValue, "type 0x%02x where a typed integer belongs", t))
+	}
+	u, j, err := r.uint(i + 1)
+	if err != nil {
+		return 0, i, err
+	}
+	if t == 3 {
+		return -int64(u), j, nil
+	}
+	return int64(u), j, nil
+}
+
+// redefine reports whether a known signature's definition sits at stream
+// offset off: the event is being parsed again after a refill, or after a
+// seek to before the definition.
+func (r *Reader) defHere(def int64, i int) bool { return def == r.base+int64(i) }
+
+func (r *Reader) defined(i int) int64 {
+	off := r.base + int64(i)
+	if off > r.lastDef {
+		r.lastDef = off
+	}
+	return off
+}
+
+// --- header ---------------------------------------------------------------
+
+func (r *Reader) header(i int) (int, error) {
+	v, i, err := r.uint(i)
+	if err != nil {
+		return i, err
+	}
+	if v > Version {
+		return i, r.fail(0, wrapf(ErrVersion, "version %d (this package reads 0 to %d)", v, Version))
+	}
+	h := Header{Version: v, SemanticVersion: v, Container: r.hdr.Container}
+	if v >= 6 {
+		sv, j, err := r.uint(i)
+		if err != nil {
+			return i, err
+		}
+		if sv > v {
+			return i, r.fail(i, wrapf(ErrVersion, "semantic version %d above version %d", sv, v))
+		}
+		h.SemanticVersion = sv
+		i = j
+		for {
+			name, j, err := r.bytes(i)
+			if err != nil {
+				return i, err
+			}
+			i = j
+			if len(name) == 0 {
+				break
+			}
+			if len(h.Properties) >= r.maxCount {
+				return i, r.fail(i, wrapf(ErrTooLarge, "more than %d properties", r.maxCount))
+			}
+			val, j, err := r.bytes(i)
+			if err != nil {
+				return i, err
+			}
+			i = j
+			h.Properties = append(h.Properties, Property{Name: string(name), Value: string(val)})
+		}
+	}
+	r.hdr = h
+	r.version = v
+	return i, nil
+}
+
+// --- events ---------------------------------------------------------------
+
+func (r *Reader) event(i int) (int, error) {
+	r.stack = r.stack[:0]
+	r.arena = r.arena[:0]
+	r.args = r.args[:0]
+	r.bt = r.bt[:0]
+	r.hasBT = false
+	r.cutLeave = false
+	r.ev = Event{}
+	b := r.buf
+	var err error
+	switch b[i] {
+	case 0:
+		r.ev.Kind = Enter
+		r.ev.Call = r.nextCall
+		i++
+		if r.version >= 4 {
+			if r.ev.Thread, i, err = r.uint(i); err != nil {
+				return i, err
+			}
+		}
+		if r.ev.Sig, i, err = r.funcSig(i); err != nil {
+			return i, err
+		}
+	case 1:
+		r.ev.Kind = Leave
+		if r.ev.Call, i, err = r.uint(i + 1); err != nil {
+			return i, err
+		}
+		r.cutLeave = true
+	default:
+		return i, r.fail(i, wrapf(ErrEvent, "event 0x%02x", b[i]))
+	}
+	for {
+		if i >= len(b) {
+			return i, errShort
+		}
+		d := b[i]
+		i++
+		switch d {
+		case 0:
+			return i, nil
+		case 1:
+			idx, j, err := r.uint(i)
+			if err != nil {
+				return i, err
+			}
+			if idx >= uint64(r.maxCount) {
+				return i, r.fail(i, wrapf(ErrTooLarge, "argument index %d", idx))
+			}
+			if i, err = r.value(j, 0); err != nil {
+				return i, err
+			}
+			top := len(r.stack) - 1
+			r.args = append(r.args, Arg{Index: int(idx), Value: r.stack[top]})
+			r.stack = r.stack[:top]
+		case 2:
+			if i, err = r.value(i, 0); err != nil {
+				return i, err
+			}
+			top := len(r.stack) - 1
+			r.ev.Ret = r.stack[top]
+			r.stack = r.stack[:top]
+		case 4:
+			r.hasBT = true
+			if i, err = r.backtrace(i); err != nil {
+				return i, err
+			}
+		case 5:
+			var f uint64
+			if f, i, err = r.uint(i); err != nil {
+				return i, err
+			}
+			r.ev.Flags = CallFlags(f)
+		default:
+			return i, r.fail(i-1, wrapf(ErrDetail, "call detail 0x%02x", d))
+		}
+	}
+}
+
+// finish points the composite values' Elems into the arena, now that it
+// no longer moves, and fills in the event's slices.
+func (r *Reader) finish() {
+	for k := range r.arena {
+		fixElems(&r.arena[k], r.arena)
+	}
+	for k := range r.args {
+		fixElems(&r.args[k].Value, r.arena)
+	}
+	fixElems(&r.ev.Ret, r.arena)
+	r.ev.Args = r.args
+	if r.hasBT {
+		if r.bt == nil {
+			r.bt = make([]*Frame, 0, 8)
+		}
+		r.ev.Backtrace = r.bt
+	}
+}
+
+// While an event is parsed, a composite value keeps its children's place in
+// the arena in Bits (first index in the low half, count in the high half).
+func fixElems(v *Value, arena []Value) {
+	switch v.Kind {
+	case KindArray, KindStruct, KindRepr, KindWString:
+		lo := int(uint32(v.Bits))
+		hi := lo + int(v.Bits>>32)
+		v.Elems = arena[lo:hi:hi]
+		v.Bits = 0
+	}
+}
+
+func (r *Reader) funcSig(i int) (*FunctionSig, int, error) {
+	id, i, err := r.uint(i)
+	if err != nil {
+		return nil, i, err
+	}
+	sig := r.funcs.get(id)
+	if sig != nil && !r.defHere(sig.def, i) {
+		return sig, i, nil
+	}
+	at := i
+	name, i, err := r.str(i)
+	if err != nil {
+		return nil, i, err
+	}
+	n, i, err := r.count(i)
+	if err != nil {
+		return nil, i, err
+	}
+	if sig != nil {
+		// Known already: step over the definition.
+		for k := 0; k < n; k++ {
+			if _, i, err = r.bytes(i); err != nil {
+				return nil, i, err
+			}
+		}
+		return sig, i, nil
+	}
+	names := make([]string, n)
+	for k := range names {
+		if names[k], i, err = r.str(i); err != nil {
+			return nil, i, err
+		}
+	}
+	sig = &FunctionSig{ID: id, Name: name, ArgNames: names, def: r.defined(at)}
+	r.funcs.put(id, sig)
+	return sig, i, nil
+}
+
+func (r *Reader) backtrace(i int) (int, error) {
+	n, i, err := r.count(i)
+	if err != nil {
+		return i, err
+	}
+	for k := 0; k < n; k++ {
+		id, j, err := r.uint(i)
+		if err != nil {
+			return i, err
+		}
+		i = j
+		f := r.frames.get(id)
+		if f == nil || r.defHere(f.def, i) {
+			at := i
+			nf := Frame{ID: id}
+			for done := false; !done; {
+				if i >= len(r.buf) {
+					return i, errShort
+				}
+				d := r.buf[i]
+				i++
+				switch d {
+				case 0:
+					done = true
+				case 1:
+					nf.Has |= HasModule
+					nf.Module, i, err = r.str(i)
+				case 2:
+					nf.Has |= HasFunction
+					nf.Function, i, err = r.str(i)
+				case 3:
+					nf.Has |= HasFile
+					nf.File, i, err = r.str(i)
+				case 4:
+					nf.Has |= HasLine
+					nf.Line, i, err = r.uint(i)
+				case 5:
+					nf.Has |= HasOffset
+					nf.Offset, i, err = r.uint(i)
+				default:
+					return i, r.fail(i-1, wrapf(ErrDetail, "frame detail 0x%02x", d))
+				}
+				if err != nil {
+					return i, err
+				}
+			}
+			if f == nil {
+				nf.def = r.defined(at)
+				f = &nf
+				r.frames.put(id, f)
+			}
+		}
+		r.bt = append(r.bt, f)
+	}
+	return i, nil
+}
+
+// push adds a finished value node to the stack.
+func (r *Reader) push(i int, v Value) error {
+	if len(r.stack)+len(r.arena) >= r.maxValues {
+		return r.fail(i, wrapf(ErrTooLarge, "more than %d values in one event", r.maxValues))
+	}
+	r.stack = append(r.stack, v)
+	return nil
+}
+
+// children moves the top n stack entries into the arena and returns the
+// composite node's Bits.
+func (r *Reader) children(n int) uint64 {
+	first := len(r.arena)
+	base := len(r.stack) - n
+	r.arena = append(r.arena, r.stack[base:]...)
+	r.stack = r.stack[:base]
+	return uint64(first) | uint64(n)<<32
+}
+
+// value parses one value at i and pushes it.
+func (r *Reader) value(i int, depth int) (int, error) {
+	b := r.buf
+	if i >= len(b) {
+		return i, errShort
+	}
+	at := i
+	t := b[i]
+	i++
+	var v Value
+	var err error
+	switch t {
+	case 0:
+		v.Kind = KindNull
+	case 1:
+		v.Kind = KindFalse
+	case 2:
+		v.Kind = KindTrue
+	case 3:
+		v.Kind = KindSInt
+		if v.Bits, i, err = r.uint(i); err != nil {
+			return i, err
+		}
+		v.Bits = -v.Bits
+	case 4:
+		v.Kind = KindUInt
+		if i < len(b) && b[i] < 0x80 {
+			v.Bits = uint64(b[i])
+			i++
+		} else if v.Bits, i, err = r.uint(i); err != nil {
+			return i, err
+		}
+	case 5:
+		if len(b)-i < 4 {
+			return i, errShort
+		}
+		v.Kind = KindFloat
+		v.Bits = uint64(binary.LittleEndian.Uint32(b[i:]))
+		i += 4
+	case 6:
+		if len(b)-i < 8 {
+			return i, errShort
+		}
+		v.Kind = KindDouble
+		v.Bits = binary.LittleEndian.Uint64(b[i:])
+		i += 8
+	case 7, 8:
+		v.Kind = KindString
+		if t == 8 {
+			v.Kind = KindBlob
+		}
+		if v.Data, i, err = r.bytes(i); err != nil {
+			return i, err
+		}
+	case 9:
+		v.Kind = KindEnum
+		if v.Enum, v.Bits, i, err = r.enum(i); err != nil {
+			return i, err
+		}
+	case 10:
+		v.Kind = KindBitmask
+		if v.Bitmask, i, err = r.bitmaskSig(i); err != nil {
+			return i, err
+		}
+		if v.Bits, i, err = r.uint(i); err != nil {
+			return i, err
+		}
+	case 11, 15:
+		v.Kind = KindArray
+		if t == 15 {
+			v.Kind = KindWString
+		}
+		n, j, err := r.uint(i)
+		if err != nil {
+			return i, err
+		}
+		if n > uint64(r.maxArray) {
+			return i, r.fail(i, wrapf(ErrTooLarge, "array of %d elements", n))
+		}
+		if n > uint64(len(b)-j) {
+			return i, errShort
+		}
+		i = j
+		if depth >= r.maxDepth {
+			return i, r.fail(at, wrapf(ErrTooLarge, "values nested deeper than %d", r.maxDepth))
+		}
+		for k := uint64(0); k < n; k++ {
+			if t == 15 {
+				var u uint64
+				if u, i, err = r.uint(i); err == nil {
+					err = r.push(i, Value{Kind: KindUInt, Bits: u})
+				}
+			} else {
+				i, err = r.value(i, depth+1)
+			}
+			if err != nil {
+				return i, err
+			}
+		}
+		v.Bits = r.children(int(n))
+	case 12:
+		v.Kind = KindStruct
+		if v.Struct, i, err = r.structSig(i); err != nil {
+			return i, err
+		}
+		if depth >= r.maxDepth {
+			return i, r.fail(at, wrapf(ErrTooLarge, "values nested deeper than %d", r.maxDepth))
+		}
+		for range v.Struct.Members {
+			if i, err = r.value(i, depth+1); err != nil {
+				return i, err
+			}
+		}
+		v.Bits = r.children(len(v.Struct.Members))
+	case 13:
+		v.Kind = KindPointer
+		if v.Bits, i, err = r.uint(i); err != nil {
+			return i, err
+		}
+	case 14:
+		v.Kind = KindRepr
+		if depth >= r.maxDepth {
+			return i, r.fail(at, wrapf(ErrTooLarge, "values nested deeper than %d", r.maxDepth))
+		}
+		if i, err = r.value(i, depth+1); err != nil {
+			return i, err
+		}
+		if i, err = r.value(i, depth+1); err != nil {
+			return i, err
+		}
+		v.Bits = r.children(2)
+	default:
+		return i, r.fail(at, wrapf(ErrValue, "type 0x%02x", t))
+	}
+	return i, r.push(at, v)
+}
+
+func (r *Reader) enum(i int) (*EnumSig, uint64, int, error) {
+	id, i, err := r.uint(i)
+	if err != nil {
+		return nil, 0, i, err
+	}
+	sig := r.enums.get(id)
+	if sig == nil || r.defHere(sig.def, i) {
+		at := i
+		var vals []EnumValue
+		n := 1
+		if r.version >= 3 {
+			if n, i, err = r.count(i); err != nil {
+				return nil, 0, i, err
+			}
+		}
+		if sig == nil {
+			vals = make([]EnumValue, n)
+		}
+		for k := 0; k < n; k++ {
+			var name []byte
+			var v int64
+			if name, i, err = r.bytes(i); err != nil {
+				return nil, 0, i, err
+			}
+			if v, i, err = r.sint(i); err != nil {
+				return nil, 0, i, err
+			}
+			if vals != nil {
+				vals[k] = EnumValue{Name: string(name), Value: v}
+			}
+		}
+		if sig == nil {
+			sig = &EnumSig{ID: id, Values: vals, def: r.defined(at)}
+			r.enums.put(id, sig)
+		}
+	}
+	if r.version < 3 {
+		if len(sig.Values) == 0 {
+			return nil, 0, i, r.fail(i, wrapf(ErrValue, "enum signature %d without a value", id))
+		}
+		return sig, uint64(sig.Values[0].Value), i, nil
+	}
+	v, i, err := r.sint(i)
+	return sig, uint64(v), i, err
+}
+
+func (r *Reader) bitmaskSig(i int) (*BitmaskSig, int, error) {
+	id, i, err := r.uint(i)
+	if err != nil {
+		return nil, i, err
+	}
+	sig := r.bitmasks.get(id)
+	if sig != nil && !r.defHere(sig.def, i) {
+		return sig, i, nil
+	}
+	at := i
+	n, i, err := r.count(i)
+	if err != nil {
+		return nil, i, err
+	}
+	var flags []BitmaskFlag
+	if sig == nil {
+		flags = make([]BitmaskFlag, n)
+	}
+	for k := 0; k < n; k++ {
+		var name []byte
+		var v uint64
+		if name, i, err = r.bytes(i); err != nil {
+			return nil, i, err
+		}
+		if v, i, err = r.uint(i); err != nil {
+			return nil, i, err
+		}
+		if flags != nil {
+			flags[k] = BitmaskFlag{Name: string(name), Value: v}
+		}
+	}
+	if sig == nil {
+		sig = &BitmaskSig{ID: id, Flags: flags, def: r.defined(at)}
+		r.bitmasks.put(id, sig)
+	}
+	return sig, i, nil
+}
+
+func (r *Reader) structSig(i int) (*StructSig, int, error) {
+	id, i, err := r.uint(i)
+	if err != nil {
+		return nil, i, err
+	}
+	sig := r.structs.get(id)
+	if sig != nil && !r.defHere(sig.def, i) {
+		return sig, i, nil
+	}
+	at := i
+	name, i, err := r.bytes(i)
+	if err != nil {
+		return nil, i, err
+	}
+	n, i, err := r.count(i)
+	if err != nil {
+		return nil, i, err
+	}
+	var members []string
+	if sig == nil {
+		members = make([]string, n)
+	}
+	for k := 0; k < n; k++ {
+		var m []byte
+		if m, i, err = r.bytes(i); err != nil {
+			return nil, i, err
+		}
+		if members != nil {
+			members[k] = string(m)
+		}
+	}
+	if sig == nil {
+		sig = &StructSig{ID: id, Name: string(name), Members: members, def: r.defined(at)}
+		r.structs.put(id, sig)
+	}
+	return sig, i, nil
+}

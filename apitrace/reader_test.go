@@ -1,0 +1,363 @@
+package apitrace
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"testing/iotest"
+
+	"github.com/tracefmt/tracefmt/internal/testutil"
+)
+
+// fixture describes a real trace: facts from fixtures/apitrace/README.md,
+// which were read off the real tool.
+type fixture struct {
+	name      string
+	shared    bool // only in ../shared/fixtures/apitrace (large)
+	version   uint64
+	semantic  uint64
+	container Container
+	props     int
+	calls     int // enter events
+	truncated bool
+}
+
+var fixtures = []fixture{
+	{name: "incomplete-call.trace", version: 2, semantic: 2, calls: 8},
+	{name: "zlib-no-eof.trace", version: 1, semantic: 1, container: Gzip, calls: 32, truncated: true},
+	{name: "tri.trace", version: 4, semantic: 4, calls: 33},
+	{name: "glxsimple.trace", version: 4, semantic: 4, calls: 922},
+	{name: "tri_glsl.trace", version: 5, semantic: 5, calls: 6939},
+	{name: "tri.trim.trace", version: 6, semantic: 4, calls: 21},
+	{name: "glxinfo-brief.trace", version: 6, semantic: 6, props: 1, calls: 571},
+	{name: "glxinfo-brief-backtrace.trace", version: 6, semantic: 6, props: 1, calls: 571},
+	{name: "glxinfo-brief.gzip.trace", version: 6, semantic: 6, props: 1, container: Gzip, calls: 571},
+	{name: "es2_info.trace", version: 6, semantic: 6, props: 1, calls: 23},
+	{name: "glxgears-20s.trace", shared: true, version: 6, semantic: 6, props: 1, calls: 778015},
+}
+
+func fixturePath(t testing.TB, f fixture) string {
+	if f.shared {
+		return testutil.SharedFixture(t, "apitrace/"+f.name)
+	}
+	return filepath.Join("testdata", f.name)
+}
+
+func readFixture(t testing.TB, f fixture) []byte {
+	data, err := os.ReadFile(fixturePath(t, f))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+func TestReadFixtures(t *testing.T) {
+	for _, f := range fixtures {
+		t.Run(f.name, func(t *testing.T) {
+			data := readFixture(t, f)
+			r, err := NewReader(bytes.NewReader(data))
+			if err != nil {
+				t.Fatal(err)
+			}
+			h := r.Header()
+			if h.Version != f.version || h.SemanticVersion != f.semantic || h.Container != f.container || len(h.Properties) != f.props {
+				t.Fatalf("header %+v, want version %d/%d %v with %d properties", h, f.version, f.semantic, f.container, f.props)
+			}
+			if f.props > 0 && h.Properties[0].Name != "process.name" {
+				t.Errorf("first property %q", h.Properties[0].Name)
+			}
+			enters := 0
+			var last error
+			for {
+				ev, err := r.Read()
+				if err != nil {
+					last = err
+					break
+				}
+				if ev.Kind == Enter {
+					if ev.Call != uint64(enters) {
+						t.Fatalf("enter %d numbered %d", enters, ev.Call)
+					}
+					enters++
+					if ev.Sig == nil || ev.Sig.Name == "" {
+						t.Fatalf("call %d without a signature", ev.Call)
+					}
+				}
+			}
+			if enters != f.calls {
+				t.Errorf("%d calls, want %d", enters, f.calls)
+			}
+			if f.truncated {
+				var fe *FormatError
+				if !errors.As(last, &fe) || !errors.Is(last, io.ErrUnexpectedEOF) {
+					t.Fatalf("end: %v, want a FormatError wrapping io.ErrUnexpectedEOF", last)
+				}
+			} else if last != io.EOF {
+				t.Fatalf("end: %v", last)
+			}
+			if _, err := r.Read(); err != last {
+				t.Errorf("error not sticky: %v then %v", last, err)
+			}
+		})
+	}
+}
+
+// dumpLine matches a call line of `apitrace dump -v --color=never`.
+var dumpLine = regexp.MustCompile(`^(\d+) ([A-Za-z_][A-Za-z0-9_:]*)\(`)
+
+// dumpCalls returns call number, name and incompleteness of every call the
+// real apitrace dump printed, in its order.
+func dumpCalls(t *testing.T, path string) []string {
+	data := testutil.ReadFile(t, path)
+	var out []string
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(nil, 1<<26)
+	for sc.Scan() {
+		line := sc.Text()
+		m := dumpLine.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		s := m[1] + " " + m[2]
+		if strings.HasSuffix(line, " incomplete") {
+			s += " incomplete"
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// TestCallOrder checks that calls come in the order the real apitrace dump
+// prints them (leave order, then pending calls in enter order), with the
+// same incomplete marks.
+func TestCallOrder(t *testing.T) {
+	for _, tc := range []struct{ trace, dump string }{
+		{"incomplete-call.trace", "incomplete-call.dump-verbose.txt"},
+		{"glxinfo-brief.trace", "glxinfo-brief.dump-verbose.txt"},
+		{"es2_info.trace", "es2_info.dump-verbose.txt"},
+		{"tri.trim.trace", "tri.trim.dump-verbose.txt"},
+		{"zlib-no-eof.trace", "zlib-no-eof.dump.txt"},
+		{"glxsimple.trace", "glxsimple.dump.txt"},
+		{"tri_glsl.trace", "tri_glsl.dump.txt"},
+		{"glxgears-20s.trace", "glxgears-20s.dump.txt.gz"},
+	} {
+		t.Run(tc.trace, func(t *testing.T) {
+			if testing.Short() && strings.HasPrefix(tc.trace, "glxgears") {
+				t.Skip("large")
+			}
+			want := dumpCalls(t, testutil.SharedFixture(t, "apitrace/"+tc.dump))
+			path := filepath.Join("testdata", tc.trace)
+			if _, err := os.Stat(path); err != nil {
+				path = testutil.SharedFixture(t, "apitrace/"+tc.trace)
+			}
+			data := testutil.ReadFile(t, path)
+			cr, err := NewCallReader(bytes.NewReader(data))
+			if err != nil {
+				t.Fatal(err)
+			}
+			verbose := strings.Contains(tc.dump, "verbose")
+			var got []string
+			for {
+				c, err := cr.Read()
+				if err != nil {
+					break
+				}
+				if !verbose && hiddenInDump(&c) {
+					continue
+				}
+				s := strconv.FormatUint(c.No, 10) + " " + c.Name()
+				if c.Incomplete {
+					s += " incomplete"
+				}
+				got = append(got, s)
+			}
+			testutil.Diff(t, "calls", want, got)
+		})
+	}
+}
+
+// hiddenInDump approximates apitrace dump's verbose filter (the dump
+// package has the whole table) for the traces TestCallOrder compares with a
+// dump made without -v.
+func hiddenInDump(c *Call) bool {
+	switch c.Name() {
+	case "glXGetProcAddress", "glXGetProcAddressARB", "glGetString", "glGetStringi", "glXQueryExtensionsString",
+		"glXQueryVersion", "glXQueryExtension", "glXGetClientString", "glXIsDirect", "glXGetCurrentContext",
+		"glXGetCurrentDisplay", "glXGetCurrentDrawable", "eglGetProcAddress", "eglQueryString", "glXGetFBConfigAttrib":
+		return true
+	case "glGetError":
+		return c.Ret.Kind == KindEnum && c.Ret.Int() == 0
+	}
+	return false
+}
+
+func TestContainers(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		head []byte
+		want string
+	}{
+		{"zstd", []byte{0x28, 0xb5, 0x2f, 0xfd, 0, 0}, "zstd"},
+		{"brotli", []byte{0x1b, 0x03, 0x00, 0x00}, "brotli"},
+		{"bare stream", []byte{6, 6, 0}, "brotli"},
+	} {
+		_, err := NewReader(bytes.NewReader(tc.head))
+		if !errors.Is(err, ErrContainer) || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "apitrace repack") {
+			t.Errorf("%s: %v", tc.name, err)
+		}
+	}
+	for _, head := range [][]byte{nil, {'a'}, {0x1f}, {0x28, 0xb5}} {
+		if _, err := NewReader(bytes.NewReader(head)); !errors.Is(err, io.ErrUnexpectedEOF) {
+			t.Errorf("%x: %v, want io.ErrUnexpectedEOF", head, err)
+		}
+	}
+	data := testutil.ReadFile(t, testutil.SharedFixture(t, "apitrace/glxinfo-brief.brotli.trace"))
+	if _, err := NewReader(bytes.NewReader(data)); !errors.Is(err, ErrContainer) {
+		t.Errorf("real Brotli trace: %v", err)
+	}
+}
+
+// readAllCalls reads every call of a trace and returns the error that ended
+// it, nil for a clean end.
+func readAllCalls(in io.Reader) error {
+	cr, err := NewCallReader(in)
+	if err != nil {
+		return err
+	}
+	for {
+		_, err := cr.Read()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+func errOffset(err error) (int64, bool) {
+	var fe *FormatError
+	if errors.As(err, &fe) {
+		// A gzip stream has no chunks and no file offset to check.
+		return max(fe.Chunk, 0), true
+	}
+	return 0, false
+}
+
+func TestTruncations(t *testing.T) {
+	for _, f := range fixtures {
+		if f.truncated || f.shared {
+			continue
+		}
+		t.Run(f.name, func(t *testing.T) {
+			data := readFixture(t, f)
+			opts := testutil.TruncOptions{Offset: errOffset, Boundary: chunkBoundaries(data)}
+			if len(data) > 5000 {
+				opts.Step = 97
+			}
+			if testing.Short() {
+				opts.Step = 997
+			}
+			if f.name == "incomplete-call.trace" {
+				opts.OneByte = true
+			}
+			testutil.CheckTruncations(t, data, readAllCalls, opts)
+		})
+	}
+}
+
+// chunkBoundaries returns which cuts of a snappy file may end cleanly: only
+// those after a whole chunk (the stream then may end between events).
+func chunkBoundaries(data []byte) func(int) bool {
+	ends := map[int]bool{len(data): true}
+	if bytes.HasPrefix(data, []byte("at")) {
+		for off := 2; off+4 <= len(data); {
+			n := int(uint32(data[off]) | uint32(data[off+1])<<8 | uint32(data[off+2])<<16 | uint32(data[off+3])<<24)
+			off += 4 + n
+			ends[off] = true
+		}
+	}
+	return func(n int) bool { return ends[n] }
+}
+
+// TestTruncatedKeepsCalls cuts a trace inside its chunk and checks that the
+// calls before the cut come back, then the pending one as incomplete, then
+// io.ErrUnexpectedEOF.
+func TestTruncatedKeepsCalls(t *testing.T) {
+	data, err := os.ReadFile("testdata/glxinfo-brief.trace")
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole := 0
+	for _, err := range mustCalls(t, data).All() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		whole++
+	}
+	for _, cut := range []int{len(data) / 4, len(data) / 2, len(data) - 10} {
+		cr := mustCalls(t, data[:cut])
+		n, incomplete := 0, 0
+		var last error
+		for c, err := range cr.All() {
+			if err != nil {
+				last = err
+				break
+			}
+			if c.Incomplete {
+				incomplete++
+			} else if incomplete > 0 {
+				t.Fatalf("complete call %d after an incomplete one", c.No)
+			}
+			n++
+		}
+		if !errors.Is(last, io.ErrUnexpectedEOF) {
+			t.Fatalf("cut %d: %v", cut, last)
+		}
+		if n == 0 || n >= whole || incomplete > 1 {
+			t.Fatalf("cut %d: %d calls (%d incomplete) of %d", cut, n, incomplete, whole)
+		}
+	}
+}
+
+func mustCalls(t *testing.T, data []byte) *CallReader {
+	cr, err := NewCallReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cr
+}
+
+func TestOneByteReader(t *testing.T) {
+	data, err := os.ReadFile("testdata/tri.trace")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := 0, 0
+	for _, err := range mustCalls(t, data).All() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		a++
+	}
+	cr, err := NewCallReader(iotest.OneByteReader(bytes.NewReader(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, err := range cr.All() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		b++
+	}
+	if a != b {
+		t.Fatalf("%d calls, %d through a one-byte reader", a, b)
+	}
+}
