@@ -1,0 +1,238 @@
+package xrayfdr
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/tracefmt/tracefmt/internal/testutil"
+)
+
+// rewrite reads data and writes every record it reads back; it returns the
+// bytes written and the offset where reading stopped.
+func rewrite(t testing.TB, data []byte, force bool) ([]byte, int64, error) {
+	rd := &Reader{ForceFDR: force}
+	if err := rd.Reset(bytes.NewReader(data)); err != nil {
+		return nil, 0, err
+	}
+	var out bytes.Buffer
+	wr, err := NewWriter(&out, rd.Header())
+	if err != nil {
+		return nil, 0, err
+	}
+	var rerr error
+	end := int64(HeaderSize)
+	for {
+		rec, err := rd.Read()
+		if err != nil {
+			if err != io.EOF {
+				rerr = err
+			}
+			break
+		}
+		if err := wr.Write(rec); err != nil {
+			t.Fatalf("write %v at %d: %v", rec.Kind, rec.Offset, err)
+		}
+		end = rd.Offset()
+	}
+	if err := wr.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	return out.Bytes(), end, rerr
+}
+
+func TestRoundTrip(t *testing.T) {
+	for _, g := range goldens(t) {
+		t.Run(g.name, func(t *testing.T) {
+			if len(g.data) < HeaderSize {
+				return
+			}
+			h := parseHeader(g.data)
+			if (h.Type != TypeFDR || h.Version < 1 || h.Version > 5) && (h.Type != TypeBasic || h.Version > 3) {
+				return // the Writer refuses what llvm-xray does not read
+			}
+			got, end, err := rewrite(t, g.data, false)
+			if err == nil && end != int64(len(g.data)) {
+				t.Fatalf("read ended at %d of %d without error", end, len(g.data))
+			}
+			if !bytes.Equal(got, g.data[:end]) {
+				t.Errorf("rewrite differs from the first %d bytes (got %d bytes)", end, len(got))
+			}
+		})
+	}
+}
+
+// sample builds a small log of the given header with every record kind the
+// version holds.
+func sample(h Header) []Record {
+	var recs []Record
+	for tid := int32(7); tid < 9; tid++ {
+		buf := []Record{
+			{Kind: KindNewBuffer, TID: tid},
+			{Kind: KindWallTime, Seconds: 100 + uint64(tid), Micros: 42},
+		}
+		if h.Version >= 3 {
+			buf = append(buf, Record{Kind: KindPid, PID: 4321})
+		}
+		buf = append(buf,
+			Record{Kind: KindNewCPU, CPU: 3, TSC: 1000 * uint64(tid)},
+			Record{Kind: KindFunction, Action: Enter, FuncID: 1},
+			Record{Kind: KindFunction, Action: EnterArg, FuncID: 2, Delta: 10},
+			Record{Kind: KindCallArg, Arg: 0xdeadbeef},
+			Record{Kind: KindFunction, Action: Exit, FuncID: 2, Delta: 20},
+		)
+		if h.Version >= 5 {
+			buf = append(buf,
+				Record{Kind: KindCustomEvent, Delta: 5, Data: []byte("custom 'q'")},
+				Record{Kind: KindTypedEvent, Delta: -3, EventType: 9, Data: []byte{0, 1, 0xff}})
+		} else {
+			buf = append(buf, Record{Kind: KindCustomEvent, TSC: 1000*uint64(tid) + 31, CPU: 3, Data: []byte("ev")})
+		}
+		buf = append(buf,
+			Record{Kind: KindTSCWrap, TSC: 1 << 40},
+			Record{Kind: KindFunction, Action: TailExit, FuncID: 1, Delta: 0},
+			Record{Kind: KindFunction, Action: Enter, FuncID: 1<<28 - 1, Delta: 1<<32 - 1},
+			Record{Kind: KindFunction, Action: Exit, FuncID: 1<<28 - 1, Delta: 7},
+		)
+		if h.Version == 1 {
+			buf = append(buf, Record{Kind: KindEndOfBuffer})
+		}
+		recs = append(recs, buf...)
+	}
+	return recs
+}
+
+func writeSample(t testing.TB, h Header) []byte {
+	var out bytes.Buffer
+	wr, err := NewWriter(&out, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs := sample(h)
+	// one WriteBuffer per thread buffer
+	start := 0
+	for i := 1; i <= len(recs); i++ {
+		if i == len(recs) || recs[i].Kind == KindNewBuffer {
+			if err := wr.WriteBuffer(recs[start:i]); err != nil {
+				t.Fatal(err)
+			}
+			start = i
+		}
+	}
+	if err := wr.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	return out.Bytes()
+}
+
+func TestWriterEveryVersion(t *testing.T) {
+	for _, big := range []bool{false, true} {
+		for v := uint16(1); v <= 5; v++ {
+			h := Header{Version: v, Type: TypeFDR, Flags: 3, CycleFrequency: 1e9, BigEndian: big}
+			data := writeSample(t, h)
+			rd, err := NewReader(bytes.NewReader(data))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rd.Header() != h {
+				t.Fatalf("v%d big=%v: header %+v, want %+v", v, big, rd.Header(), h)
+			}
+			want := sample(h)
+			var got []Record
+			for rec, err := range rd.All() {
+				if err != nil {
+					t.Fatalf("v%d big=%v: %v", v, big, err)
+				}
+				if rec.Kind == KindBufferExtents {
+					continue
+				}
+				rec.Raw, rec.Offset = nil, 0
+				got = append(got, rec.Clone())
+			}
+			testutil.Diff(t, "records", want, got)
+			if err := Verify(data); err != nil {
+				t.Errorf("v%d big=%v: verify: %v", v, big, err)
+			}
+			again, _, err := rewrite(t, data, false)
+			if err != nil || !bytes.Equal(again, data) {
+				t.Errorf("v%d big=%v: rewrite differs (%v)", v, big, err)
+			}
+		}
+	}
+}
+
+func TestWriterRefuses(t *testing.T) {
+	if _, err := NewWriter(io.Discard, Header{Version: 6, Type: TypeFDR}); !errors.Is(err, ErrHeader) {
+		t.Errorf("version 6: %v", err)
+	}
+	if _, err := NewWriter(io.Discard, Header{Version: 4, Type: TypeBasic}); !errors.Is(err, ErrHeader) {
+		t.Errorf("basic version 4: %v", err)
+	}
+	for _, c := range []struct {
+		rec  Record
+		want error
+	}{
+		{Record{Kind: KindFunction, FuncID: 1 << 28}, ErrField},
+		{Record{Kind: KindFunction, FuncID: -1}, ErrField},
+		{Record{Kind: KindFunction, Delta: 1 << 32}, ErrField},
+		{Record{Kind: KindFunction, Action: 4}, ErrField},
+		{Record{Kind: KindCustomEvent}, ErrEventSize},
+		{Record{Kind: KindTypedEvent, Data: []byte("x"), Delta: 1 << 31}, ErrField},
+		{Record{Kind: KindEndOfBuffer}, ErrEndOfBuffer},
+		{Record{Kind: 10}, ErrMetadataKind},
+	} {
+		wr, _ := NewWriter(io.Discard, Header{Version: 5, Type: TypeFDR})
+		if err := wr.Write(c.rec); !errors.Is(err, c.want) {
+			t.Errorf("%+v: got %v, want %v", c.rec, err, c.want)
+		}
+		if err := wr.Write(Record{Kind: KindPid}); !errors.Is(err, c.want) {
+			t.Errorf("error not sticky: %v", err)
+		}
+	}
+	wr, _ := NewWriter(io.Discard, Header{Version: 3, Type: TypeBasic})
+	if err := wr.Write(Record{Kind: KindFunction, CPU: 256}); !errors.Is(err, ErrField) {
+		t.Errorf("basic cpu 256: %v", err)
+	}
+	wr, _ = NewWriter(io.Discard, Header{Version: 3, Type: TypeBasic})
+	if err := wr.Write(Record{Kind: KindPid}); !errors.Is(err, ErrBasicRecord) {
+		t.Errorf("basic pid: %v", err)
+	}
+}
+
+// TestWriterLLVM writes a v5 log (and v1..v4) and checks that the real
+// llvm-xray-14 fdr-dump -verify accepts it and prints what we print.
+func TestWriterLLVM(t *testing.T) {
+	tool := testutil.Tool(t, "llvm-xray-14")
+	dir := t.TempDir()
+	for v := uint16(1); v <= 5; v++ {
+		data := writeSample(t, Header{Version: v, Type: TypeFDR, Flags: 3, CycleFrequency: 1e9})
+		p := filepath.Join(dir, "w.xray")
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, verify := range []bool{false, true} {
+			args := []string{"fdr-dump", p}
+			if verify {
+				args = []string{"fdr-dump", "-verify", p}
+			}
+			want, err := exec.Command(tool, args...).Output()
+			if err != nil {
+				t.Fatalf("v%d: llvm-xray %v: %v", v, args, err)
+			}
+			var got bytes.Buffer
+			if verify {
+				err = DumpVerify(&got, data)
+			} else {
+				err = Dump(&got, bytes.NewReader(data))
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			testutil.DiffText(t, "v"+string(rune('0'+v))+" "+args[len(args)-2], want, got.Bytes())
+		}
+	}
+}
