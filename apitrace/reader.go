@@ -78,7 +78,7 @@ type Reader struct {
 	// stream ends inside that event, the CallReader drops the call as
 	// apitrace does.
 	cutLeave bool
-	err0  int // window index of the last parse error
+	err0     int // window index of the last parse error
 }
 
 // chunkSpan records where a chunk's bytes start in the stream and in the file.
