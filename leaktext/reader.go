@@ -1,0 +1,411 @@
+package leaktext
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"iter"
+)
+
+// DefaultMaxLineLen is the longest line a Reader accepts when MaxLineLen
+// is 0: 1 MiB. Resolved C++ frames of several hundred bytes are normal.
+const DefaultMaxLineLen = 1 << 20
+
+// DefaultMaxFrames is the most argument plus frame lines one call or
+// trace record may have when MaxFrames is 0.
+const DefaultMaxFrames = 1 << 16
+
+const minRead = 64 << 10
+
+// Reader reads the records of a report one at a time.
+//
+// The zero Reader is not ready: use NewReader, or Reset on a Reader.
+type Reader struct {
+	// MaxLineLen is the longest line accepted, without its line ending;
+	// 0 means DefaultMaxLineLen. Longer lines are an ErrLineTooLong.
+	MaxLineLen int
+	// MaxFrames bounds the argument and frame lines of one record;
+	// 0 means DefaultMaxFrames.
+	MaxFrames int
+	// Strict makes lines that look like a call, an argument or a frame
+	// but do not parse (ErrSyntax, ErrRange), and argument or frame lines
+	// with no call before them (ErrOrphan), errors. Without it such lines
+	// are comments (or an orphan KindTrace), as for the real reader.
+	Strict bool
+
+	// Header is the first line of the report, read by NewReader or Reset.
+	Header Header
+
+	r      io.Reader
+	buf    []byte
+	pos    int // start of unread data
+	end    int // end of data
+	ends   []int
+	line   int // lines consumed
+	rdErr  error
+	err    error
+	open   bool // a call group waits for its backtrace
+	call   Call
+	args   []Arg
+	frames []Frame
+}
+
+// NewReader returns a Reader that has read the report's header line.
+func NewReader(r io.Reader) (*Reader, error) {
+	rd := new(Reader)
+	if err := rd.Reset(r); err != nil {
+		return nil, err
+	}
+	return rd, nil
+}
+
+// Reset makes rd read a new report from r, keeping its buffers and
+// settings, and reads the header line.
+func (rd *Reader) Reset(r io.Reader) error {
+	rd.r = r
+	if rd.buf == nil {
+		rd.buf = make([]byte, minRead)
+	}
+	rd.pos, rd.end, rd.line = 0, 0, 0
+	rd.rdErr, rd.err = nil, nil
+	rd.open = false
+	rd.Header = Header{}
+	n, err := rd.lineAt(0)
+	if err != nil {
+		if err == io.EOF {
+			err = io.ErrUnexpectedEOF
+		}
+		return rd.fail(1, err)
+	}
+	raw := rd.buf[rd.pos : rd.pos+n]
+	line := raw
+	if len(line) > 0 && line[len(line)-1] == '\r' {
+		rd.Header.CRLF = true
+		line = line[:len(line)-1]
+	}
+	crlf := rd.Header.CRLF
+	rd.Header = parseHeader(line)
+	rd.Header.CRLF = crlf
+	rd.pos += n + 1
+	rd.line = 1
+	return nil
+}
+
+func (rd *Reader) fail(line int, err error) error {
+	var se *SyntaxError
+	if !errors.As(err, &se) {
+		err = &SyntaxError{Line: line, Err: err}
+	}
+	rd.err = err
+	return err
+}
+
+func (rd *Reader) maxLine() int {
+	if rd.MaxLineLen > 0 {
+		return rd.MaxLineLen
+	}
+	return DefaultMaxLineLen
+}
+
+// fill reads more input, moving unread data to the front of the buffer
+// or growing it as data arrives. It returns false at the end of input.
+func (rd *Reader) fill() bool {
+	if rd.rdErr != nil {
+		return false
+	}
+	if rd.end == len(rd.buf) {
+		if rd.pos > 0 {
+			copy(rd.buf, rd.buf[rd.pos:rd.end])
+			rd.end -= rd.pos
+			rd.pos = 0
+		} else {
+			nb := make([]byte, 2*len(rd.buf))
+			copy(nb, rd.buf[:rd.end])
+			rd.buf = nb
+		}
+	}
+	for tries := 0; tries < 100; tries++ {
+		n, err := rd.r.Read(rd.buf[rd.end:])
+		rd.end += n
+		if err != nil {
+			rd.rdErr = err
+			return n > 0
+		}
+		if n > 0 {
+			return true
+		}
+	}
+	rd.rdErr = io.ErrNoProgress
+	return false
+}
+
+// lineAt finds the line starting at offset off from rd.pos and returns
+// its length without the "\n". The buffer may move; offsets from rd.pos
+// stay valid. A line cut by the end of input is io.ErrUnexpectedEOF; no
+// line at all is io.EOF (or the read error).
+func (rd *Reader) lineAt(off int) (int, error) {
+	scanned := 0
+	max := rd.maxLine()
+	for {
+		start := rd.pos + off
+		if i := bytes.IndexByte(rd.buf[start+scanned:rd.end], '\n'); i >= 0 {
+			n := scanned + i
+			if n > max+1 || (n == max+1 && rd.buf[start+n-1] != '\r') {
+				return 0, ErrLineTooLong
+			}
+			return n, nil
+		}
+		scanned = rd.end - start
+		if scanned > max+1 {
+			return 0, ErrLineTooLong
+		}
+		if !rd.fill() {
+			start = rd.pos + off
+			if rd.end > start {
+				if rd.rdErr == io.EOF {
+					return 0, io.ErrUnexpectedEOF
+				}
+				return 0, rd.rdErr
+			}
+			return 0, rd.rdErr
+		}
+	}
+}
+
+// content strips a line's "\r" in a CRLF report.
+func (rd *Reader) content(b []byte, lineNo int) ([]byte, error) {
+	if !rd.Header.CRLF {
+		return b, nil
+	}
+	if len(b) == 0 || b[len(b)-1] != '\r' {
+		return nil, &SyntaxError{Line: lineNo, Err: ErrLineEnding}
+	}
+	return b[:len(b)-1], nil
+}
+
+func (rd *Reader) maxFrames() int {
+	if rd.MaxFrames > 0 {
+		return rd.MaxFrames
+	}
+	return DefaultMaxFrames
+}
+
+// Read returns the next record. At the end of the report it returns
+// io.EOF. Slices in the record are valid until the next call to Read.
+// A last line without its line ending is a cut report: a *SyntaxError
+// wrapping io.ErrUnexpectedEOF. Errors are sticky.
+func (rd *Reader) Read() (Record, error) {
+	if rd.err != nil {
+		return Record{}, rd.err
+	}
+	if rd.r == nil {
+		return Record{}, rd.fail(0, errors.New("leaktext: Reader not initialised with NewReader or Reset"))
+	}
+	first := rd.line + 1
+	n, err := rd.lineAt(0)
+	if err != nil {
+		if err == io.EOF {
+			rd.err = io.EOF
+			return Record{}, io.EOF
+		}
+		return Record{}, rd.fail(first, err)
+	}
+	// Find the continuation lines (starting with a tab) that may belong to
+	// this record, before slicing anything: the buffer may still move.
+	rd.ends = append(rd.ends[:0], n)
+	if n > 0 && (rd.buf[rd.pos] == '\t' || rd.buf[rd.pos]-'0' < 10) {
+		off := n + 1
+		for len(rd.ends) <= rd.maxFrames()+1 {
+			m, err := rd.lineAt(off)
+			if err != nil || m == 0 || rd.buf[rd.pos+off] != '\t' {
+				break
+			}
+			rd.ends = append(rd.ends, off+m)
+			off += m + 1
+		}
+	}
+	b := rd.buf[rd.pos : rd.pos+n]
+	line, err := rd.content(b, first)
+	if err != nil {
+		return Record{}, rd.fail(first, err)
+	}
+	rec, used, err := rd.parse(line, first)
+	if err != nil {
+		return Record{}, rd.fail(first, err)
+	}
+	if used == 0 {
+		used = 1
+	}
+	rd.pos += rd.ends[used-1] + 1
+	rd.line += used
+	return rec, nil
+}
+
+// continuation returns the i-th continuation line of the current record.
+func (rd *Reader) continuation(i int) []byte {
+	start := rd.ends[i-1] + 1
+	return rd.buf[rd.pos+start : rd.pos+rd.ends[i]]
+}
+
+func (rd *Reader) parse(line []byte, lineNo int) (Record, int, error) {
+	rec := Record{Line: lineNo}
+	switch {
+	case len(line) == 0:
+		rec.Kind = KindBlank
+		rd.open = false
+		return rec, 1, nil
+	case line[0] == '\t':
+		var f Frame
+		var a Arg
+		r1 := parseFrame(line, &f)
+		r2 := notRecord
+		if r1 == notRecord {
+			r2 = parseArg(line, &a)
+		}
+		if r1 == okRecord || r2 == okRecord {
+			if !rd.open && rd.Strict {
+				return rec, 0, ErrOrphan
+			}
+			rec.Kind = KindTrace
+			rd.args, rd.frames = rd.args[:0], rd.frames[:0]
+			used, err := rd.tail(0, line, lineNo)
+			if err != nil {
+				return rec, 0, err
+			}
+			rec.Call.Args, rec.Call.Frames = rd.args, rd.frames
+			return rec, used, nil
+		}
+		if rd.Strict {
+			if r1 == badRange {
+				return rec, 0, ErrRange
+			}
+			if r1 != notRecord || r2 != notRecord {
+				return rec, 0, ErrSyntax
+			}
+		}
+	case line[0]-'0' < 10:
+		c := &rd.call
+		switch parseCall(line, c) {
+		case okRecord:
+			rec.Kind = KindCall
+			rd.open = true
+			rd.args, rd.frames = rd.args[:0], rd.frames[:0]
+			used, err := rd.tail(1, nil, lineNo)
+			if err != nil {
+				return rec, 0, err
+			}
+			c.Args, c.Frames = rd.args, rd.frames
+			rec.Call = *c
+			return rec, used, nil
+		case badRange:
+			if rd.Strict {
+				return rec, 0, ErrRange
+			}
+		case badRecord:
+			if rd.Strict {
+				return rec, 0, ErrSyntax
+			}
+		}
+	case line[0] == ':':
+		if parseMap(line, &rec.Map) {
+			rec.Kind = KindMemoryMap
+			rd.open = false
+			return rec, 1, nil
+		}
+	case line[0] == '@':
+		if parseContext(line, &rec.Context) {
+			rec.Kind = KindContext
+			rd.open = false
+			return rec, 1, nil
+		}
+	case line[0] == '<':
+		if parseResource(line, &rec.Resource) {
+			rec.Kind = KindResource
+			rd.open = false
+			return rec, 1, nil
+		}
+	case line[0] == '&':
+		if parseAttachment(line, &rec.Attachment) {
+			rec.Kind = KindAttachment
+			rd.open = false
+			return rec, 1, nil
+		}
+	}
+	rec.Kind = KindComment
+	rec.Text = line
+	if !rec.Temporary() {
+		rd.open = false
+	}
+	return rec, 1, nil
+}
+
+// tail collects argument lines, then frame lines, starting with the
+// continuation line i (or with line itself when i is 0). It returns how
+// many lines the record uses.
+func (rd *Reader) tail(i int, line []byte, lineNo int) (int, error) {
+	framesSeen := false
+	for {
+		if i > 0 {
+			if i >= len(rd.ends) {
+				return i, nil
+			}
+			var err error
+			line, err = rd.content(rd.continuation(i), lineNo+i)
+			if err != nil {
+				return 0, err
+			}
+		}
+		if len(rd.args)+len(rd.frames) >= rd.maxFrames() {
+			return 0, &SyntaxError{Line: lineNo + i, Err: ErrTooManyLines}
+		}
+		var f Frame
+		switch parseFrame(line, &f) {
+		case okRecord:
+			rd.frames = append(rd.frames, f)
+			framesSeen = true
+			i++
+			continue
+		case badRange:
+			if rd.Strict {
+				return 0, &SyntaxError{Line: lineNo + i, Err: ErrRange}
+			}
+			return max(i, 1), nil
+		case badRecord:
+			if rd.Strict {
+				return 0, &SyntaxError{Line: lineNo + i, Err: ErrSyntax}
+			}
+			return max(i, 1), nil
+		}
+		var a Arg
+		switch parseArg(line, &a) {
+		case okRecord:
+			if framesSeen {
+				return i, nil // arguments after frames start a trace record
+			}
+			rd.args = append(rd.args, a)
+			i++
+			continue
+		case badRecord:
+			if rd.Strict {
+				return 0, &SyntaxError{Line: lineNo + i, Err: ErrSyntax}
+			}
+		}
+		return max(i, 1), nil
+	}
+}
+
+// All returns an iterator over the remaining records; it stops after the
+// first error, which it yields.
+func (rd *Reader) All() iter.Seq2[Record, error] {
+	return func(yield func(Record, error) bool) {
+		for {
+			rec, err := rd.Read()
+			if err == io.EOF {
+				return
+			}
+			if !yield(rec, err) || err != nil {
+				return
+			}
+		}
+	}
+}
