@@ -1,0 +1,378 @@
+package cbf
+
+import (
+	"errors"
+	"io"
+	"iter"
+	"math"
+
+	"github.com/tracefmt/tracefmt/bitfield"
+)
+
+const (
+	bufSize = 64 << 10
+	// maxInstr is the longest instruction: omit with x=1 and 32 count bytes.
+	maxInstr = 33
+
+	// DefaultMaxFrames is the most frames Read collects into one Record
+	// when Reader.MaxFrames is 0.
+	DefaultMaxFrames = 1 << 21
+	// DefaultMaxRepeat is the largest rep count a Reader accepts when
+	// Reader.MaxRepeat is 0: that of Swift's decoder, which turns a larger
+	// one into a truncated frame (maxRepeatCount 1,048,576 iterations
+	// after the first copy).
+	DefaultMaxRepeat = 1<<20 + 1
+)
+
+// A Reader reads a stream of CBF records: each an info byte, then
+// instructions up to end or trunc. Swift's profiling buffers write them
+// back to back; a single Backtrace is one record.
+//
+// Next starts a record and Frame yields its frames one at a time, without
+// allocating; Read does both and returns the whole record. Set the
+// exported fields before the first call.
+type Reader struct {
+	// Lenient makes the Reader yield what Swift's decoder yields instead
+	// of reporting errors inside a record: the frames decoded so far, then
+	// a Truncated frame. Address operands longer than the word lose their
+	// high bytes, counts wrap as Swift's Int does, a rep count of 0 or
+	// less repeats once. Because a damaged record leaves no way to find the
+	// next one, the next call to Next reports the error that ended it
+	// (io.EOF when the data simply ran out).
+	Lenient bool
+	// Expand yields every copy of a repeated frame instead of one Repeat
+	// frame with a count.
+	Expand bool
+	// MaxFrames bounds the frames Read collects into one Record;
+	// 0 means DefaultMaxFrames. Frame has no such bound.
+	MaxFrames int
+	// MaxRepeat bounds the count of one rep instruction; 0 means
+	// DefaultMaxRepeat. A larger one is ErrTooLarge, or in lenient mode a
+	// Truncated frame, as in Swift.
+	MaxRepeat uint64
+
+	rd   io.Reader
+	buf  []byte
+	pos  int
+	end  int
+	base int64 // stream offset of buf[0]
+	rerr error // what rd returned last (io.EOF at its end)
+
+	inRec   bool
+	word    WordSize
+	mask    uint64
+	nbytes  int
+	last    uint64
+	prev    Frame
+	hasPrev bool
+	pending uint64
+	recOff  int64
+
+	err      error // sticky
+	deferred error // lenient: ended a record, reported by the next Next
+	frames   []Frame
+}
+
+// NewReader returns a Reader reading CBF records from r.
+func NewReader(r io.Reader) *Reader {
+	return &Reader{rd: r}
+}
+
+// Reset makes z read from r as if new, keeping its buffers and settings.
+func (z *Reader) Reset(r io.Reader) {
+	buf, frames := z.buf, z.frames[:0]
+	*z = Reader{Lenient: z.Lenient, Expand: z.Expand, MaxFrames: z.MaxFrames, MaxRepeat: z.MaxRepeat,
+		rd: r, buf: buf, frames: frames}
+}
+
+// Offset is the stream offset of the next byte the Reader will decode.
+func (z *Reader) Offset() int64 { return z.base + int64(z.pos) }
+
+// fill reads until at least need bytes are buffered or the source ends.
+func (z *Reader) fill(need int) {
+	if z.buf == nil {
+		z.buf = make([]byte, bufSize)
+	}
+	if z.pos > 0 {
+		n := copy(z.buf, z.buf[z.pos:z.end])
+		z.base += int64(z.pos)
+		z.pos, z.end = 0, n
+	}
+	for empty := 0; z.end-z.pos < need && z.rerr == nil; {
+		n, err := z.rd.Read(z.buf[z.end:])
+		z.end += n
+		if err != nil {
+			z.rerr = err
+		} else if n == 0 {
+			if empty++; empty >= 100 {
+				z.rerr = io.ErrNoProgress
+			}
+		}
+	}
+}
+
+// Next starts the next record, skipping what is left of the current one,
+// and returns its word size. It returns io.EOF when the stream ends
+// between records.
+func (z *Reader) Next() (WordSize, error) {
+	for z.err == nil && z.inRec {
+		if _, err := z.Frame(); err != nil && err != io.EOF {
+			return 0, err
+		}
+	}
+	if z.err != nil {
+		return 0, z.err
+	}
+	if z.deferred != nil {
+		z.err = z.deferred
+		return 0, z.err
+	}
+	if z.pos == z.end {
+		z.fill(1)
+		if z.pos == z.end {
+			if z.rerr == nil || z.rerr == io.EOF {
+				return 0, io.EOF
+			}
+			z.err = z.rerr
+			return 0, z.err
+		}
+	}
+	info := uint64(z.buf[z.pos])
+	off := z.Offset()
+	if infoVersion.Get(info) != 0 {
+		z.err = &FormatError{off, ErrVersion}
+		return 0, z.err
+	}
+	var w WordSize
+	switch infoSize.Get(info) {
+	case 0:
+		w = Word16
+	case 1:
+		w = Word32
+	case 2:
+		w = Word64
+	default:
+		z.err = &FormatError{off, ErrWordSize}
+		return 0, z.err
+	}
+	z.pos++
+	z.inRec, z.recOff = true, off
+	z.word, z.mask, z.nbytes = w, w.mask(), w.Bytes()
+	z.last, z.prev, z.hasPrev, z.pending = 0, Frame{}, false, 0
+	return w, nil
+}
+
+// Frame returns the next frame of the current record, or io.EOF after its
+// last frame (and before the first Next). A Truncated frame is always the
+// last. Frame does not allocate.
+func (z *Reader) Frame() (Frame, error) {
+	if z.pending > 0 {
+		z.pending--
+		return z.prev, nil
+	}
+	if !z.inRec {
+		if z.err != nil {
+			return Frame{}, z.err
+		}
+		return Frame{}, io.EOF
+	}
+	return z.decode()
+}
+
+// Read reads the next record whole. Its Frames are valid until the next
+// call to Read or Next. It returns io.EOF when the stream ends between
+// records.
+func (z *Reader) Read() (Record, error) {
+	w, err := z.Next()
+	if err != nil {
+		return Record{}, err
+	}
+	limit := z.MaxFrames
+	if limit <= 0 {
+		limit = DefaultMaxFrames
+	}
+	frames := z.frames[:0]
+	for {
+		var f Frame
+		if z.pending > 0 {
+			z.pending--
+			f = z.prev
+		} else if !z.inRec {
+			break
+		} else if f, err = z.decode(); err != nil {
+			if err == io.EOF {
+				break
+			}
+			z.frames = frames
+			return Record{}, err
+		}
+		if len(frames) >= limit {
+			z.frames = frames
+			z.inRec, z.pending = false, 0
+			z.err = &FormatError{z.Offset(), ErrTooLarge}
+			return Record{}, z.err
+		}
+		frames = append(frames, f)
+	}
+	z.frames = frames
+	return Record{Word: w, Frames: frames, Offset: z.recOff}, nil
+}
+
+// All iterates over the records of the stream, stopping after the first
+// error (io.EOF ends it silently). Each Record is valid until the next
+// iteration.
+func (z *Reader) All() iter.Seq2[Record, error] {
+	return func(yield func(Record, error) bool) {
+		for {
+			rec, err := z.Read()
+			if err == io.EOF {
+				return
+			}
+			if !yield(rec, err) || err != nil {
+				return
+			}
+		}
+	}
+}
+
+// fail ends the record with err found at off: an error, or in lenient mode
+// a Truncated frame.
+func (z *Reader) fail(off int64, err error) (Frame, error) {
+	z.inRec = false
+	if z.rerr != nil && z.rerr != io.EOF && errors.Is(err, io.ErrUnexpectedEOF) {
+		z.err = z.rerr
+		return Frame{}, z.err
+	}
+	e := &FormatError{off, err}
+	if z.Lenient {
+		if err == io.ErrUnexpectedEOF {
+			z.pos = z.end
+		} else {
+			z.deferred = e
+		}
+		return Frame{Kind: Truncated}, nil
+	}
+	z.err = e
+	return Frame{}, e
+}
+
+// short reports data that ended inside an instruction.
+func (z *Reader) short() (Frame, error) {
+	z.pos = z.end
+	return z.fail(z.Offset(), io.ErrUnexpectedEOF)
+}
+
+// decode decodes one instruction of the current record.
+func (z *Reader) decode() (Frame, error) {
+	if z.end-z.pos < maxInstr && z.rerr == nil {
+		z.fill(maxInstr)
+	}
+	b := z.buf[z.pos:z.end]
+	if len(b) == 0 {
+		// Swift's decoder reads a missing end as a truncated backtrace.
+		return z.short()
+	}
+	op := uint64(b[0])
+	switch class := opClass.Get(op); class {
+	case classPC, classRA, classAsyn:
+		n := int(opCount.Get(op)) + 1
+		if len(b) <= n {
+			return z.short()
+		}
+		if n > z.nbytes && !z.Lenient {
+			return z.fail(z.Offset(), ErrOperand)
+		}
+		v := uint64(bitfield.BigEndianSigned(b[1 : 1+n]))
+		if opFlag.Get(op) == 0 {
+			v += z.last
+		}
+		v &= z.mask
+		z.last = v
+		z.pos += 1 + n
+		f := Frame{Kind: Kind(class), Addr: v} // classes 1-3 are PC, RA, Async
+		z.prev, z.hasPrev = f, true
+		return f, nil
+	case classOmit, classOmit + 1, classOmit + 2, classOmit + 3:
+		c := omitCount.Get(op) + 1
+		if omitFlag.Get(op) != 0 {
+			n := int(c)
+			if len(b) <= n {
+				return z.short()
+			}
+			var ok bool
+			if c, ok = z.count(b[1 : 1+n]); !ok {
+				return z.fail(z.Offset(), ErrOverflow)
+			}
+			z.pos += n
+		}
+		z.pos++
+		f := Frame{Kind: Omitted, Count: c}
+		z.prev, z.hasPrev = f, true
+		return f, nil
+	case classRep:
+		if !z.hasPrev {
+			return z.fail(z.Offset(), ErrNoFrame)
+		}
+		c := opCount.Get(op) + 1
+		n := 0
+		if opFlag.Get(op) != 0 {
+			n = int(c)
+			if len(b) <= n {
+				return z.short()
+			}
+			var ok bool
+			if c, ok = z.count(b[1 : 1+n]); !ok {
+				return z.fail(z.Offset(), ErrOverflow)
+			}
+			if c == 0 || c > math.MaxInt64 {
+				if !z.Lenient {
+					return z.fail(z.Offset(), ErrCount)
+				}
+				c = 1 // Swift: the previous frame once, then a negative repeat count
+			}
+		}
+		limit := z.MaxRepeat
+		if limit == 0 {
+			limit = DefaultMaxRepeat
+		}
+		if c > limit {
+			return z.fail(z.Offset(), ErrTooLarge)
+		}
+		z.pos += 1 + n
+		if z.Expand {
+			z.pending = c - 1
+			return z.prev, nil
+		}
+		return Frame{Kind: Repeat, Count: c}, nil
+	case classEnd:
+		switch op {
+		case opEnd:
+			z.pos++
+			z.inRec = false
+			return Frame{}, io.EOF
+		case opTrunc:
+			z.pos++
+			z.inRec = false
+			return Frame{Kind: Truncated}, nil
+		}
+	}
+	return z.fail(z.Offset(), ErrOpcode)
+}
+
+// count reads an x=1 omit or rep count. Strictly it must fit in 63 bits,
+// Swift's Int; leniently it keeps the low 64 bits as Swift's shifts do.
+func (z *Reader) count(b []byte) (uint64, bool) {
+	if len(b) > 8 {
+		for _, c := range b[:len(b)-8] {
+			if c != 0 && !z.Lenient {
+				return 0, false
+			}
+		}
+		b = b[len(b)-8:]
+	}
+	v := bitfield.BigEndian(b)
+	if v > math.MaxInt64 && !z.Lenient {
+		return 0, false
+	}
+	return v, true
+}
