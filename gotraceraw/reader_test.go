@@ -23,7 +23,6 @@ func header(v int) []byte {
 	return h
 }
 
-
 // ev encodes one event: its type byte and canonical varints.
 func ev(t EventType, vals ...uint64) []byte {
 	b := []byte{byte(t)}

@@ -192,7 +192,7 @@ func TestTextTruncations(t *testing.T) {
 		_, err := readAllText(rd, nil)
 		return err
 	}, testutil.TruncOptions{
-		Step:  3,
+		Step: 3,
 		Allow: func(n int, err error) bool {
 			for _, ok := range []error{ErrSyntax, ErrEventType, ErrHeader, ErrVersion, ErrV1} {
 				if errors.Is(err, ok) {
