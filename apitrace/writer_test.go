@@ -1,0 +1,301 @@
+package apitrace
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/tracefmt/tracefmt/internal/testutil"
+)
+
+// stream returns the decompressed stream of a trace file, and the error that
+// ended it (nil at a clean end).
+func stream(t testing.TB, data []byte) ([]byte, error) {
+	src, _, err := openContainer(bytes.NewReader(data), nil, DefaultMaxChunkSize)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []byte
+	for {
+		out, err = src.fill(out)
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			return out, err
+		}
+	}
+}
+
+// rewrite reads every event of data and writes it back with container c.
+// It returns the new file and the stream offset where reading stopped.
+func rewrite(t testing.TB, data []byte, c Container) ([]byte, int64) {
+	r, err := NewReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := r.Header()
+	h.Container = c
+	var out bytes.Buffer
+	w, err := NewWriter(&out, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		ev, err := r.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			if !errors.Is(err, io.ErrUnexpectedEOF) {
+				t.Fatal(err)
+			}
+			break
+		}
+		if err := w.Write(ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return out.Bytes(), r.Offset()
+}
+
+func TestRoundTrip(t *testing.T) {
+	for _, f := range fixtures {
+		for _, c := range []Container{Snappy, Gzip} {
+			t.Run(f.name+"/"+c.String(), func(t *testing.T) {
+				if testing.Short() && f.shared {
+					t.Skip("large")
+				}
+				data := readFixture(t, f)
+				want, _ := stream(t, data)
+				out, end := rewrite(t, data, c)
+				if got, _ := Detect(out); got != c {
+					t.Fatalf("wrote container %v", got)
+				}
+				got, err := stream(t, out)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if f.truncated {
+					// The stream up to the last whole event.
+					want = want[:end]
+				}
+				if !bytes.Equal(got, want) {
+					i := 0
+					for i < len(got) && i < len(want) && got[i] == want[i] {
+						i++
+					}
+					t.Fatalf("stream differs at offset %d of %d (wrote %d)", i, len(want), len(got))
+				}
+				if c == Snappy {
+					checkChunks(t, out)
+				}
+			})
+		}
+	}
+}
+
+// checkChunks asserts that every chunk but the last holds exactly 1 MiB.
+func checkChunks(t *testing.T, data []byte) {
+	sizes := []int{}
+	for off := 2; off < len(data); {
+		n := int(uint32(data[off]) | uint32(data[off+1])<<8 | uint32(data[off+2])<<16 | uint32(data[off+3])<<24)
+		got, err := stream(t, append([]byte("at"), data[off:off+4+n]...))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sizes = append(sizes, len(got))
+		off += 4 + n
+	}
+	for i, s := range sizes {
+		if s > DefaultChunkSize || i < len(sizes)-1 && s != DefaultChunkSize {
+			t.Fatalf("chunk sizes %v", sizes)
+		}
+	}
+}
+
+// TestRealDump writes each fixture back through our Writer (snappy and
+// gzip) and checks that the real `apitrace dump` prints the same for the
+// copy as for the original.
+func TestRealDump(t *testing.T) {
+	tool := testutil.Tool(t, "apitrace")
+	dir := t.TempDir()
+	for _, f := range fixtures {
+		if f.shared && testing.Short() {
+			continue
+		}
+		for _, c := range []Container{Snappy, Gzip} {
+			t.Run(f.name+"/"+c.String(), func(t *testing.T) {
+				data := readFixture(t, f)
+				orig := fixturePath(t, f)
+				out, _ := rewrite(t, data, c)
+				copyPath := filepath.Join(dir, c.String()+"-"+f.name)
+				if err := os.WriteFile(copyPath, out, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				want := realDump(t, tool, orig)
+				got := realDump(t, tool, copyPath)
+				testutil.DiffText(t, "apitrace dump", want, got)
+			})
+		}
+	}
+}
+
+func realDump(t *testing.T, tool, path string) []byte {
+	cmd := exec.Command(tool, "dump", "--color=never", "-v", path)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	// apitrace exits non-zero on a truncated file after printing what it
+	// read; the printed text is what we compare.
+	_ = cmd.Run()
+	if stdout.Len() == 0 {
+		t.Fatalf("apitrace dump %s printed nothing: %s", path, stderr.Bytes())
+	}
+	return stdout.Bytes()
+}
+
+func TestWriterRefuses(t *testing.T) {
+	for _, h := range []Header{
+		{Version: 7},
+		{Version: 6, SemanticVersion: 7},
+		{Version: 5, Properties: []Property{{"a", "b"}}},
+		{Version: 6, Properties: []Property{{"", "b"}}},
+		{Version: 6, Container: Brotli},
+	} {
+		if _, err := NewWriter(io.Discard, h); !errors.Is(err, ErrWrite) {
+			t.Errorf("%+v: %v", h, err)
+		}
+	}
+	sig := &FunctionSig{ID: 7, Name: "f", ArgNames: []string{"x"}}
+	st := &StructSig{ID: 1, Name: "S", Members: []string{"a", "b"}}
+	for name, ev := range map[string]Event{
+		"no signature":  {Kind: Enter},
+		"no value":      {Kind: Enter, Sig: sig, Args: []Arg{{Index: 0}}},
+		"struct arity":  {Kind: Enter, Sig: sig, Args: []Arg{{Value: Value{Kind: KindStruct, Struct: st, Elems: []Value{Uint(1)}}}}},
+		"repr arity":    {Kind: Enter, Sig: sig, Args: []Arg{{Value: Value{Kind: KindRepr, Elems: []Value{Uint(1)}}}}},
+		"enum no sig":   {Kind: Enter, Sig: sig, Args: []Arg{{Value: Value{Kind: KindEnum}}}},
+		"bad kind":      {Kind: Leave, Ret: Value{Kind: 99}},
+		"negative arg":  {Kind: Enter, Sig: sig, Args: []Arg{{Index: -1, Value: Null()}}},
+		"bad event":     {Kind: 7},
+		"v3 thread bug": {Kind: Enter, Sig: sig},
+	} {
+		h := Header{Version: 6, SemanticVersion: 6}
+		if name == "v3 thread bug" {
+			h = Header{Version: 3, SemanticVersion: 3}
+			ev.Thread = 2
+		}
+		w, err := NewWriter(io.Discard, h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Write(ev); !errors.Is(err, ErrWrite) {
+			t.Errorf("%s: %v", name, err)
+		}
+		if err := w.Write(Event{Kind: Leave}); !errors.Is(err, ErrWrite) {
+			t.Errorf("%s: error not sticky: %v", name, err)
+		}
+	}
+	w, _ := NewWriter(io.Discard, Header{Version: 6})
+	w.ChunkSize = DefaultChunkSize + 1
+	if err := w.Write(Event{Kind: Leave}); !errors.Is(err, ErrWrite) {
+		t.Errorf("chunk size: %v", err)
+	}
+}
+
+// TestWriteValues writes every value kind by hand, version 6 and 2, and
+// reads them back.
+func TestWriteValues(t *testing.T) {
+	en := &EnumSig{ID: 3, Values: []EnumValue{{"GL_FALSE", 0}, {"NEG", -5}}}
+	bm := &BitmaskSig{ID: 4, Flags: []BitmaskFlag{{"ZERO", 0}, {"A", 1}, {"B", 2}}}
+	st := &StructSig{ID: 5, Name: "S", Members: []string{"x", ""}}
+	fr := &Frame{ID: 0, Has: HasModule | HasLine | HasOffset, Module: "/lib/x.so", Offset: 0x1234}
+	sig := &FunctionSig{ID: 9, Name: "f", ArgNames: []string{"a", "b", "c"}}
+	vals := []Value{
+		Null(), Bool(false), Bool(true), Int(-7), Int(7), Uint(1 << 63), Float32(1.5), Float64(-2.25),
+		String([]byte("hé\x00llo")), Blob([]byte{0, 1, 2}), Blob(nil), Pointer(0xdeadbeef),
+		{Kind: KindEnum, Enum: en, Bits: uint64(0xfffffffffffffffb)},
+		{Kind: KindBitmask, Bitmask: bm, Bits: 3},
+		{Kind: KindArray, Elems: []Value{Uint(1), {Kind: KindArray, Elems: []Value{}}}},
+		{Kind: KindStruct, Struct: st, Elems: []Value{Int(-1), {Kind: KindStruct, Struct: st, Elems: []Value{Null(), Null()}}}},
+		{Kind: KindRepr, Elems: []Value{String([]byte("h")), Blob([]byte("m"))}},
+		{Kind: KindWString, Elems: []Value{Uint('h'), Uint(0x10ffff)}},
+	}
+	var buf bytes.Buffer
+	w, err := NewWriter(&buf, Header{Version: 6, SemanticVersion: 6, Properties: []Property{{"process.name", "/bin/x"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range vals {
+		if err := w.Write(Event{Kind: Enter, Thread: 1, Sig: sig, Flags: FlagFake, Backtrace: []*Frame{fr}, Args: []Arg{{Index: 1, Value: v}}}); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Write(Event{Kind: Leave, Call: uint64(i), Args: []Arg{{Index: 2, Value: v}}, Ret: v}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	cr, err := NewCallReader(bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := cr.Header().Properties; len(got) != 1 || got[0].Value != "/bin/x" {
+		t.Fatalf("properties %v", got)
+	}
+	for i, v := range vals {
+		c, err := cr.Read()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.No != uint64(i) || c.Thread != 1 || c.Flags != FlagFake || len(c.Backtrace) != 1 || !sameFrame(c.Backtrace[0], fr) || len(c.Args) != 3 {
+			t.Fatalf("call %d: %+v", i, c)
+		}
+		want := v.Clone()
+		for _, got := range []Value{c.Args[1], c.Args[2], c.Ret} {
+			testutil.Diff(t, "value "+v.Kind.String(), render(want), render(got.Clone()))
+		}
+		if c.Args[0].Kind != KindNone {
+			t.Fatalf("arg 0 filled: %v", c.Args[0])
+		}
+	}
+	if _, err := cr.Read(); err != io.EOF {
+		t.Fatalf("end: %v", err)
+	}
+}
+
+// render spells a value tree out, signatures by content, for comparisons.
+func render(v Value) string {
+	s := fmt.Sprintf("%v:%x:%q", v.Kind, v.Bits, v.Data)
+	if v.Enum != nil {
+		s += fmt.Sprintf("enum%d%v", v.Enum.ID, v.Enum.Values)
+	}
+	if v.Bitmask != nil {
+		s += fmt.Sprintf("bitmask%d%v", v.Bitmask.ID, v.Bitmask.Flags)
+	}
+	if v.Struct != nil {
+		s += fmt.Sprintf("struct%d%s%q", v.Struct.ID, v.Struct.Name, v.Struct.Members)
+	}
+	if len(v.Elems) > 0 {
+		s += "{"
+		for _, e := range v.Elems {
+			s += render(e) + ","
+		}
+		s += "}"
+	}
+	return s
+}
+
+func sameFrame(a, b *Frame) bool {
+	x, y := *a, *b
+	x.def, y.def = 0, 0
+	return x == y
+}
