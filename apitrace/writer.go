@@ -455,4 +455,3 @@ func (w *Writer) enum(v *Value) error {
 	}
 	return nil
 }
-
