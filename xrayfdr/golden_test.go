@@ -104,3 +104,26 @@ func TestDumpVerifyGolden(t *testing.T) {
 		})
 	}
 }
+
+func TestYAMLGolden(t *testing.T) {
+	for _, g := range goldens(t) {
+		t.Run(g.name, func(t *testing.T) {
+			var got bytes.Buffer
+			h, evs, err := Expand(g.data, true)
+			if err == nil {
+				err = WriteYAML(&got, h, evs)
+			}
+			want := g.output(t, ".yaml")
+			if g.toolError(t, "convert") != "" {
+				if err == nil {
+					t.Errorf("llvm-xray convert fails, we expand %d events", len(evs))
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			testutil.DiffText(t, "yaml", want, got.Bytes())
+		})
+	}
+}

@@ -1,0 +1,465 @@
+package xrayfdr
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strconv"
+)
+
+// EventKind is the kind of an expanded event.
+type EventKind uint8
+
+// Event kinds, with llvm-xray's numbering.
+const (
+	EventEnter EventKind = iota
+	EventExit
+	EventTailExit
+	EventEnterArg
+	EventCustom
+	EventTyped
+)
+
+var eventKindNames = [...]string{"function-enter", "function-exit", "function-tail-exit",
+	"function-enter-arg", "custom-event", "typed-event"}
+
+func (k EventKind) String() string {
+	if int(k) < len(eventKindNames) {
+		return eventKindNames[k]
+	}
+	return "EventKind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// Event is a function entry or exit, or a custom or typed event, with
+// absolute time and its thread, as llvm-xray expands FDR records.
+type Event struct {
+	// RecordType is the event type of the last typed event of the thread
+	// (llvm-xray keeps it on every later event of the thread; 0 before).
+	RecordType uint16
+	CPU        uint16
+	Kind       EventKind
+	// FuncID is the function; custom and typed events carry the id of
+	// the thread's previous function record, as in llvm-xray.
+	FuncID int32
+	TSC    uint64
+	TID    uint32
+	PID    uint32 // 0 in version 1 logs; the thread id in version 2 logs
+	Args   []uint64
+	Data   []byte // event payload, pointing into the log's bytes
+}
+
+// Expand reads a whole log (FDR or basic mode) and returns its events the
+// way llvm-xray convert does: blocks verified, grouped by process and
+// thread in llvm-xray's order, each thread's blocks sorted by wall time
+// with llvm-xray's comparator and sort algorithm, expanded, then (when
+// sortByTSC) stably sorted by TSC. Args and Data point into data and the
+// returned events.
+func Expand(data []byte, sortByTSC bool) (Header, []Event, error) {
+	if len(data) < 4 {
+		return Header{}, nil, &FormatError{Offset: 0, Err: io.ErrUnexpectedEOF, LLVM: "File too small for XRay."}
+	}
+	var (
+		h   Header
+		evs []Event
+		err error
+	)
+	if len(data) >= HeaderSize {
+		h = parseHeader(data)
+	}
+	switch {
+	case len(data) >= HeaderSize && h.Type == TypeBasic && h.Version >= 1 && h.Version <= 3:
+		evs, err = expandBasic(data)
+	case len(data) >= HeaderSize && h.Type == TypeFDR && h.Version >= 1 && h.Version <= 5:
+		evs, err = expandFDR(data)
+	case len(data) < HeaderSize:
+		return h, nil, &FormatError{Offset: int64(len(data)), Err: io.ErrUnexpectedEOF, LLVM: "Not enough bytes for an XRay log."}
+	default:
+		msg := ""
+		if h.Type == TypeFDR {
+			msg = fmt.Sprintf("Unsupported version for FDR Mode logging: %d", h.Version)
+		} else if h.Type == TypeBasic {
+			msg = fmt.Sprintf("Unsupported version for Basic/Naive Mode logging: %d", h.Version)
+		}
+		return h, nil, &FormatError{Offset: 0, Err: ErrHeader, LLVM: msg}
+	}
+	if err != nil {
+		return h, nil, err
+	}
+	if sortByTSC {
+		evs = sortEvents(evs)
+	}
+	return h, evs, nil
+}
+
+func expandBasic(data []byte) ([]Event, error) {
+	if len(data) == HeaderSize || len(data)%BasicSize != 0 {
+		return nil, &FormatError{Offset: int64(len(data) / BasicSize * BasicSize), Err: io.ErrUnexpectedEOF, LLVM: "Invalid-sized XRay data."}
+	}
+	rd, err := NewReader(bytes.NewReader(data))
+	if err != nil {
+		return nil, err
+	}
+	evs := make([]Event, 0, len(data)/BasicSize)
+	var args []uint64
+	for {
+		rec, err := rd.Read()
+		if err == io.EOF {
+			return evs, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if rec.Kind == KindCallArg {
+			e := &evs[len(evs)-1] // the Reader checked that one precedes
+			start := len(args) - len(e.Args)
+			if len(e.Args) == 0 {
+				start = len(args)
+			}
+			args = append(args, rec.Arg)
+			e.Args = args[start:len(args):len(args)]
+			continue
+		}
+		evs = append(evs, Event{CPU: rec.CPU, Kind: EventKind(rec.Action), FuncID: rec.FuncID,
+			TSC: rec.TSC, TID: uint32(rec.TID), PID: uint32(rec.PID)})
+	}
+}
+
+func expandFDR(data []byte) ([]Event, error) {
+	rd := &Reader{}
+	if err := rd.Reset(bytes.NewReader(data)); err != nil {
+		return nil, err
+	}
+	groups, err := indexBlocks(rd, data)
+	if err != nil {
+		return nil, err
+	}
+	h := rd.h
+	br := blockReader(data, h)
+	var v Verifier
+	for _, g := range groups {
+		for i := range g.Blocks {
+			v.Reset()
+			if err := g.Blocks[i].each(br, v.Next); err != nil {
+				return nil, err
+			}
+			if err := v.End(); err != nil {
+				return nil, err
+			}
+		}
+	}
+	evs := make([]Event, 0, len(data)/FunctionSize)
+	x := expander{version: h.Version}
+	for _, g := range groups {
+		sortBlocks(g.Blocks)
+		x.reset()
+		for i := range g.Blocks {
+			if err := g.Blocks[i].each(br, func(rec *Record) error {
+				x.visit(rec, &evs)
+				return nil
+			}); err != nil {
+				return nil, err
+			}
+		}
+		x.emit(&evs)
+	}
+	return evs, nil
+}
+
+// expander turns the records of one thread into events with llvm-xray's
+// rules, sticky fields included.
+type expander struct {
+	version  uint16
+	cpu      uint16
+	base     uint64
+	pid, tid uint32
+	ignoring bool
+	building bool
+	cur      Event
+	args     []uint64
+}
+
+func (x *expander) reset() {
+	v := x.version
+	args := x.args
+	*x = expander{version: v, args: args}
+}
+
+// emit finishes the pending event.
+func (x *expander) emit(evs *[]Event) {
+	if x.building {
+		*evs = append(*evs, x.cur)
+	}
+	x.building = false
+	x.cur.Args, x.cur.Data = nil, nil
+}
+
+func (x *expander) visit(rec *Record, evs *[]Event) {
+	switch rec.Kind {
+	case KindNewCPU:
+		x.cpu, x.base = rec.CPU, rec.TSC
+	case KindTSCWrap:
+		x.base = rec.TSC
+	case KindCustomEvent, KindTypedEvent:
+		x.emit(evs)
+		if x.ignoring {
+			return
+		}
+		if rec.Kind == KindCustomEvent && x.version < 5 {
+			x.cur.TSC, x.cur.CPU = rec.TSC, rec.CPU
+			x.cur.Kind = EventCustom
+		} else {
+			x.base += uint64(rec.Delta)
+			x.cur.TSC, x.cur.CPU = x.base, x.cpu
+			x.cur.Kind = EventCustom
+			if rec.Kind == KindTypedEvent {
+				x.cur.RecordType = rec.EventType
+				x.cur.Kind = EventTyped
+			}
+		}
+		x.cur.PID, x.cur.TID = x.pid, x.tid
+		x.cur.Data = rec.Data
+		x.building = true
+	case KindCallArg:
+		start := len(x.args) - len(x.cur.Args)
+		if len(x.cur.Args) == 0 {
+			start = len(x.args)
+		}
+		x.args = append(x.args, rec.Arg)
+		x.cur.Args = x.args[start:len(x.args):len(x.args)]
+		x.cur.Kind = EventEnterArg
+	case KindPid:
+		x.pid = uint32(rec.PID)
+	case KindNewBuffer:
+		x.ignoring = false
+		x.tid = uint32(rec.TID)
+		if x.version == 2 {
+			x.pid = x.tid
+		}
+	case KindEndOfBuffer:
+		x.ignoring = true
+		x.emit(evs)
+	case KindFunction:
+		x.emit(evs)
+		if x.ignoring {
+			return
+		}
+		x.base += uint64(uint32(rec.Delta))
+		x.cur.Kind = EventKind(rec.Action)
+		x.cur.FuncID = rec.FuncID
+		x.cur.TSC = x.base
+		x.cur.PID, x.cur.TID, x.cur.CPU = x.pid, x.tid, x.cpu
+		x.building = true
+	}
+}
+
+// blockLess is llvm-xray's block comparator; it is not a strict weak
+// order, so the result depends on the sort algorithm, reproduced below.
+func blockLess(l, r *Block) bool {
+	return l.Seconds < r.Seconds && l.Micros < r.Micros
+}
+
+// sortBlocks sorts as libstdc++'s std::sort (introsort with median of
+// three, heap sort past the depth limit, final insertion sort) does with
+// blockLess. Where the C++ code would run off the array with such a
+// comparator, the scans stop at its ends.
+func sortBlocks(b []Block) {
+	if len(b) < 2 {
+		return
+	}
+	depth := 0 // floor(log2(len(b)))
+	for n := len(b); n > 1; n >>= 1 {
+		depth++
+	}
+	introsort(b, 0, len(b), 2*depth)
+	if len(b) > 16 {
+		insertionSort(b, 0, 16)
+		for i := 16; i < len(b); i++ {
+			linearInsert(b, 0, i)
+		}
+	} else {
+		insertionSort(b, 0, len(b))
+	}
+}
+
+func introsort(b []Block, first, last, depth int) {
+	for last-first > 16 {
+		if depth == 0 {
+			heapSort(b[first:last])
+			return
+		}
+		depth--
+		mid := first + (last-first)/2
+		medianToFirst(b, first, first+1, mid, last-1)
+		cut := partition(b, first+1, last, first)
+		introsort(b, cut, last, depth)
+		last = cut
+	}
+}
+
+func medianToFirst(b []Block, res, x, y, z int) {
+	less := func(i, j int) bool { return blockLess(&b[i], &b[j]) }
+	var m int
+	switch {
+	case less(x, y):
+		switch {
+		case less(y, z):
+			m = y
+		case less(x, z):
+			m = z
+		default:
+			m = x
+		}
+	case less(x, z):
+		m = x
+	case less(y, z):
+		m = z
+	default:
+		m = y
+	}
+	b[res], b[m] = b[m], b[res]
+}
+
+func partition(b []Block, first, last, pivot int) int {
+	lo := first
+	for {
+		for lo < len(b)-1 && blockLess(&b[lo], &b[pivot]) {
+			lo++
+		}
+		last--
+		for last > 0 && blockLess(&b[pivot], &b[last]) {
+			last--
+		}
+		if lo >= last {
+			return lo
+		}
+		b[lo], b[last] = b[last], b[lo]
+		lo++
+	}
+}
+
+func insertionSort(b []Block, first, last int) {
+	for i := first + 1; i < last; i++ {
+		if blockLess(&b[i], &b[first]) {
+			v := b[i]
+			copy(b[first+1:i+1], b[first:i])
+			b[first] = v
+		} else {
+			linearInsert(b, first, i)
+		}
+	}
+}
+
+// linearInsert moves b[i] down while it is less than its left neighbour
+// (libstdc++'s unguarded insert; stopped at lo here).
+func linearInsert(b []Block, lo, i int) {
+	v := b[i]
+	j := i - 1
+	for j >= lo && blockLess(&v, &b[j]) {
+		b[j+1] = b[j]
+		j--
+	}
+	b[j+1] = v
+}
+
+func heapSort(b []Block) {
+	n := len(b)
+	if n < 2 {
+		return
+	}
+	for parent := (n - 2) / 2; ; parent-- {
+		adjustHeap(b, parent, n, b[parent])
+		if parent == 0 {
+			break
+		}
+	}
+	for last := n - 1; last > 0; last-- {
+		v := b[last]
+		b[last] = b[0]
+		adjustHeap(b, 0, last, v)
+	}
+}
+
+func adjustHeap(b []Block, hole, n int, v Block) {
+	top := hole
+	child := hole
+	for child < (n-1)/2 {
+		child = 2 * (child + 1)
+		if blockLess(&b[child], &b[child-1]) {
+			child--
+		}
+		b[hole] = b[child]
+		hole = child
+	}
+	if n&1 == 0 && child == (n-2)/2 {
+		child = 2 * (child + 1)
+		b[hole] = b[child-1]
+		hole = child - 1
+	}
+	parent := (hole - 1) / 2
+	for hole > top && blockLess(&b[parent], &v) {
+		b[hole] = b[parent]
+		hole = parent
+		parent = (hole - 1) / 2
+	}
+	b[hole] = v
+}
+
+// sortEvents sorts stably by TSC: a natural merge sort over the runs that
+// are already in order, which a log mostly is (one run per thread).
+func sortEvents(evs []Event) []Event {
+	type key struct {
+		tsc uint64
+		i   uint32
+	}
+	n := len(evs)
+	keys := make([]key, n)
+	var runs []int // run starts
+	for i := range evs {
+		keys[i] = key{evs[i].TSC, uint32(i)}
+		if i == 0 || evs[i].TSC < evs[i-1].TSC {
+			runs = append(runs, i)
+		}
+	}
+	if len(runs) <= 1 {
+		return evs
+	}
+	tmp := make([]key, n)
+	for len(runs) > 1 {
+		var next []int
+		for r := 0; r < len(runs); r += 2 {
+			lo := runs[r]
+			if r+1 == len(runs) {
+				copy(tmp[lo:], keys[lo:])
+				next = append(next, lo)
+				break
+			}
+			mid := runs[r+1]
+			hi := n
+			if r+2 < len(runs) {
+				hi = runs[r+2]
+			}
+			i, j, k := lo, mid, lo
+			for i < mid && j < hi {
+				if keys[j].tsc < keys[i].tsc {
+					tmp[k] = keys[j]
+					j++
+				} else {
+					tmp[k] = keys[i]
+					i++
+				}
+				k++
+			}
+			k += copy(tmp[k:], keys[i:mid])
+			copy(tmp[k:], keys[j:hi])
+			next = append(next, lo)
+		}
+		keys, tmp = tmp, keys
+		runs = next
+	}
+	out := make([]Event, n)
+	for i, k := range keys {
+		out[i] = evs[k.i]
+	}
+	return out
+}
+

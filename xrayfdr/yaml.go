@@ -1,0 +1,322 @@
+package xrayfdr
+
+import (
+	"bufio"
+	"io"
+	"strconv"
+	"unicode"
+	"unicode/utf8"
+)
+
+// WriteYAML writes events as llvm-xray convert --output-format=yaml
+// --symbolize=false does.
+func WriteYAML(w io.Writer, h Header, evs []Event) error {
+	bw := bufio.NewWriterSize(w, 256<<10)
+	b := make([]byte, 0, 1024)
+	b = append(b, "---\nheader:\n  version:         "...)
+	b = strconv.AppendUint(b, uint64(h.Version), 10)
+	b = append(b, "\n  type:            "...)
+	b = strconv.AppendUint(b, uint64(h.Type), 10)
+	b = append(b, "\n  constant-tsc:    "...)
+	b = strconv.AppendBool(b, h.ConstantTSC())
+	b = append(b, "\n  nonstop-tsc:     "...)
+	b = strconv.AppendBool(b, h.NonstopTSC())
+	b = append(b, "\n  cycle-frequency: "...)
+	b = strconv.AppendUint(b, h.CycleFrequency, 10)
+	if len(evs) == 0 {
+		b = append(b, "\nrecords:         []\n...\n"...)
+		bw.Write(b)
+		return bw.Flush()
+	}
+	b = append(b, "\nrecords:\n"...)
+	bw.Write(b)
+	for i := range evs {
+		b = AppendYAMLRecord(b[:0], &evs[i])
+		if _, err := bw.Write(b); err != nil {
+			return err
+		}
+	}
+	bw.WriteString("...\n")
+	return bw.Flush()
+}
+
+// AppendYAMLRecord appends the YAML line of one event, newline included.
+func AppendYAMLRecord(b []byte, e *Event) []byte {
+	b = append(b, "  - { type: "...)
+	b = strconv.AppendUint(b, uint64(e.RecordType), 10)
+	b = append(b, ", func-id: "...)
+	b = strconv.AppendInt(b, int64(e.FuncID), 10)
+	b = append(b, ", function: '"...)
+	b = strconv.AppendInt(b, int64(e.FuncID), 10)
+	b = append(b, '\'')
+	if len(e.Args) > 0 {
+		b = append(b, ", args: [ "...)
+		for i, a := range e.Args {
+			if i > 0 {
+				b = append(b, ", "...)
+			}
+			b = strconv.AppendUint(b, a, 10)
+		}
+		b = append(b, " ]"...)
+	}
+	b = append(b, ", cpu: "...)
+	b = strconv.AppendUint(b, uint64(e.CPU), 10)
+	if e.TID != 0 {
+		b = append(b, ", thread: "...)
+		b = strconv.AppendUint(b, uint64(e.TID), 10)
+	}
+	if e.PID != 0 {
+		b = append(b, ", process: "...)
+		b = strconv.AppendUint(b, uint64(e.PID), 10)
+	}
+	b = append(b, ", kind: "...)
+	b = append(b, e.Kind.String()...)
+	b = append(b, ", tsc: "...)
+	b = strconv.AppendUint(b, e.TSC, 10)
+	b = append(b, ", data: "...)
+	b = appendYAMLString(b, e.Data)
+	return append(b, " }\n"...)
+}
+
+type quoting uint8
+
+const (
+	quoteNone quoting = iota
+	quoteSingle
+	quoteDouble
+)
+
+func isAlnum(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+func isSpaceByte(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
+}
+
+// needsQuotes follows LLVM 14's yaml::needsQuotes.
+func needsQuotes(s []byte) quoting {
+	if len(s) == 0 {
+		return quoteSingle
+	}
+	q := quoteNone
+	str := string(s)
+	if isSpaceByte(s[0]) || isSpaceByte(s[len(s)-1]) || isNullOrBool(str) || isNumeric(str) {
+		q = quoteSingle
+	}
+	switch s[0] {
+	case '-', '?', ':', '\\', ',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', '\'', '"', '%', '@', '`':
+		q = quoteSingle
+	}
+	for _, c := range s {
+		if isAlnum(c) {
+			continue
+		}
+		switch c {
+		case '_', '-', '^', '.', ',', ' ', '\t':
+			continue
+		case '\n', '\r', 0x7f:
+			return quoteDouble
+		}
+		if c <= 0x1f || c&0x80 != 0 {
+			return quoteDouble
+		}
+		q = quoteSingle
+	}
+	return q
+}
+
+func isNullOrBool(s string) bool {
+	switch s {
+	case "null", "Null", "NULL", "~", "true", "True", "TRUE", "false", "False", "FALSE":
+		return true
+	}
+	return false
+}
+
+func skipDigits(s string) string {
+	i := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	return s[i:]
+}
+
+// isNumeric follows LLVM 14's yaml::isNumeric (YAML 1.2 core schema).
+func isNumeric(s string) bool {
+	if s == "" || s == "+" || s == "-" {
+		return false
+	}
+	if s == ".nan" || s == ".NaN" || s == ".NAN" {
+		return true
+	}
+	tail := s
+	if s[0] == '-' || s[0] == '+' {
+		tail = s[1:]
+	}
+	if tail == ".inf" || tail == ".Inf" || tail == ".INF" {
+		return true
+	}
+	if len(s) >= 2 && s[:2] == "0o" {
+		if len(s) == 2 {
+			return false
+		}
+		for _, c := range s[2:] {
+			if c < '0' || c > '7' {
+				return false
+			}
+		}
+		return true
+	}
+	if len(s) >= 2 && s[:2] == "0x" {
+		if len(s) == 2 {
+			return false
+		}
+		for _, c := range []byte(s[2:]) {
+			if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+				return false
+			}
+		}
+		return true
+	}
+	s = tail
+	if s[0] == '.' && (s == "." || len(s) > 1 && (s[1] < '0' || s[1] > '9')) {
+		return false
+	}
+	if s[0] == 'e' || s[0] == 'E' {
+		return false
+	}
+	s = skipDigits(s)
+	if s == "" {
+		return true
+	}
+	exp := false
+	switch s[0] {
+	case '.':
+		s = skipDigits(s[1:])
+		if s == "" {
+			return true
+		}
+		if s[0] != 'e' && s[0] != 'E' {
+			return false
+		}
+		exp = true
+		s = s[1:]
+	case 'e', 'E':
+		exp = true
+		s = s[1:]
+	default:
+		return false
+	}
+	_ = exp
+	if s == "" {
+		return false
+	}
+	if s[0] == '+' || s[0] == '-' {
+		s = s[1:]
+		if s == "" {
+			return false
+		}
+	}
+	return skipDigits(s) == ""
+}
+
+const hexUpper = "0123456789ABCDEF"
+
+func appendYAMLString(b []byte, s []byte) []byte {
+	switch needsQuotes(s) {
+	case quoteNone:
+		return append(b, s...)
+	case quoteSingle:
+		b = append(b, '\'')
+		for _, c := range s {
+			if c == '\'' {
+				b = append(b, '\'')
+			}
+			b = append(b, c)
+		}
+		return append(b, '\'')
+	}
+	b = append(b, '"')
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch c {
+		case '\\':
+			b = append(b, `\\`...)
+		case '"':
+			b = append(b, `\"`...)
+		case 0:
+			b = append(b, `\0`...)
+		case 7:
+			b = append(b, `\a`...)
+		case 8:
+			b = append(b, `\b`...)
+		case 9:
+			b = append(b, `\t`...)
+		case 10:
+			b = append(b, `\n`...)
+		case 11:
+			b = append(b, `\v`...)
+		case 12:
+			b = append(b, `\f`...)
+		case 13:
+			b = append(b, `\r`...)
+		case 0x1b:
+			b = append(b, `\e`...)
+		default:
+			switch {
+			case c < 0x20:
+				b = append(b, '\\', 'x', hexUpper[c>>4], hexUpper[c&15])
+			case c < 0x80:
+				b = append(b, c)
+			default:
+				r, n := utf8.DecodeRune(s[i:])
+				if r == utf8.RuneError && n <= 1 {
+					// LLVM writes U+FFFD and drops the rest of the string
+					b = append(b, "\uFFFD"...)
+					return append(b, '"')
+				}
+				switch {
+				case r == 0x85:
+					b = append(b, `\N`...)
+				case r == 0xA0:
+					b = append(b, `\_`...)
+				case r == 0x2028:
+					b = append(b, `\L`...)
+				case r == 0x2029:
+					b = append(b, `\P`...)
+				case unicode.IsGraphic(r):
+					b = append(b, s[i:i+n]...)
+				default:
+					h := strconv.FormatUint(uint64(r), 16)
+					switch {
+					case len(h) <= 2:
+						b = append(b, `\x`...)
+						b = appendPadded(b, h, 2)
+					case len(h) <= 4:
+						b = append(b, `\u`...)
+						b = appendPadded(b, h, 4)
+					default:
+						b = append(b, `\U`...)
+						b = appendPadded(b, h, 8)
+					}
+				}
+				i += n - 1
+			}
+		}
+	}
+	return append(b, '"')
+}
+
+func appendPadded(b []byte, h string, w int) []byte {
+	for i := len(h); i < w; i++ {
+		b = append(b, '0')
+	}
+	for _, c := range []byte(h) {
+		if c >= 'a' {
+			c -= 'a' - 'A'
+		}
+		b = append(b, c)
+	}
+	return b
+}
