@@ -462,4 +462,3 @@ func sortEvents(evs []Event) []Event {
 	}
 	return out
 }
-
