@@ -9,7 +9,7 @@ import (
 	"io"
 	"slices"
 
-	"github.com/tracefmt/tracefmt/apitrace/internal/snappy"
+	"github.com/tracefmt/tracefmt/apitrace/snappy"
 )
 
 var (

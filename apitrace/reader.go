@@ -627,7 +627,7 @@ func (r *Reader) funcSig(i int) (*FunctionSig, int, error) {
 			return nil, i, err
 		}
 	}
-	sig = &FunctionSig{ID: id, Name: name, ArgNames: names, def: r.defined(at)}
+	sig = &FunctionSig{ID: id, Name: name, ArgNames: names, def: r.defined(at), flags: LookupNameFlags(name), cached: true}
 	r.funcs.put(id, sig)
 	return sig, i, nil
 }

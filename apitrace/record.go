@@ -210,8 +210,25 @@ type FunctionSig struct {
 	ID       uint64
 	Name     string
 	ArgNames []string
-	def      int64 // stream offset just after the id of the definition
+	def      int64     // stream offset just after the id of the definition
+	flags    NameFlags // LookupNameFlags(Name), when cached is set
+	cached   bool
 }
+
+// Flags returns LookupNameFlags(s.Name): what apitrace 11.1 knows about the
+// function (frame end, verbose, no side effects...). Signatures a Reader
+// defines have it computed once, at definition.
+func (s *FunctionSig) Flags() NameFlags {
+	if s.cached {
+		return s.flags
+	}
+	return LookupNameFlags(s.Name)
+}
+
+// EndsFrame reports whether a call of this function ends a frame
+// (glXSwapBuffers, eglSwapBuffers, IDXGISwapChain::Present...), the calls
+// apitrace info counts as frames and qapitrace seeks to.
+func (s *FunctionSig) EndsFrame() bool { return s.Flags()&NameEndFrame != 0 }
 
 // EnumValue is one name/value pair of an enum signature.
 type EnumValue struct {

@@ -6,7 +6,7 @@ import (
 	"io"
 	"math"
 
-	"github.com/tracefmt/tracefmt/apitrace/internal/snappy"
+	"github.com/tracefmt/tracefmt/apitrace/snappy"
 	"github.com/tracefmt/tracefmt/varint"
 )
 

@@ -13,7 +13,7 @@ import (
 // chunks returns the raw snappy blocks of the committed apitrace fixtures
 // (written by Debian's apitrace, i.e. by google/snappy's compressor).
 func chunks(t testing.TB) [][]byte {
-	files, _ := filepath.Glob("../../testdata/*.trace")
+	files, _ := filepath.Glob("../testdata/*.trace")
 	var out [][]byte
 	for _, f := range files {
 		data, err := os.ReadFile(f)
@@ -33,7 +33,7 @@ func chunks(t testing.TB) [][]byte {
 		}
 	}
 	if len(out) == 0 {
-		t.Skip("no snappy fixtures in ../../testdata")
+		t.Skip("no snappy fixtures in ../testdata")
 	}
 	return out
 }
