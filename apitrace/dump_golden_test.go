@@ -1,0 +1,139 @@
+package apitrace
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/tracefmt/tracefmt/internal/testutil"
+)
+
+// dumpFiles runs our dump the way `apitrace dump` runs: every file in turn
+// through one Dumper. A trace cut short is not an error (apitrace warns and
+// exits 0).
+func dumpFiles(t testing.TB, w io.Writer, opts DumpOptions, dir string, files []string) {
+	t.Helper()
+	d := NewDumper(w, opts)
+	for _, name := range files {
+		f, err := os.Open(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = d.Trace(f)
+		f.Close()
+		if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
+			t.Fatalf("%s: %v", name, err)
+		}
+	}
+}
+
+// TestDumpGoldens compares our dump with apitrace 11.1's on the traces and
+// option sets of testdata/dump/cases.txt (made by testdata/dump/gen.sh with
+// the real tool).
+func TestDumpGoldens(t *testing.T) {
+	dir := filepath.Join("testdata", "dump")
+	cases, err := os.ReadFile(filepath.Join(dir, "cases.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(bytes.NewReader(cases))
+	for sc.Scan() {
+		fields := strings.Fields(sc.Text())
+		if len(fields) < 2 {
+			continue
+		}
+		golden, args := fields[0], fields[1:]
+		t.Run(golden, func(t *testing.T) {
+			opts, files, _, err := ParseDumpArgs(args)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if opts.Blobs {
+				opts.BlobDir = t.TempDir()
+			}
+			var out bytes.Buffer
+			dumpFiles(t, &out, opts, dir, files)
+			testutil.DiffText(t, golden, testutil.ReadFile(t, filepath.Join(dir, golden)), out.Bytes())
+			if opts.Blobs {
+				want := testutil.ReadFile(t, filepath.Join(dir, strings.TrimSuffix(golden, ".txt")+".sha256"))
+				testutil.DiffText(t, golden+" blob files", want, blobSums(t, opts.BlobDir))
+			}
+		})
+	}
+}
+
+// blobSums lists the blob files of dir as sha256sum prints them.
+func blobSums(t testing.TB, dir string) []byte {
+	names, err := filepath.Glob(filepath.Join(dir, "blob_*.bin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(names)
+	var b bytes.Buffer
+	for _, n := range names {
+		data, err := os.ReadFile(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum := sha256.Sum256(data)
+		b.WriteString(hex.EncodeToString(sum[:]) + "  " + filepath.Base(n) + "\n")
+	}
+	return b.Bytes()
+}
+
+// sharedDumpOptions maps the suffixes of the shared fixtures' dump files
+// (fixtures/apitrace/README.md) to apitrace dump's options.
+var sharedDumpOptions = map[string][]string{
+	"dump":                         nil,
+	"dump-verbose":                 {"-v"},
+	"dump-thread-ids":              {"--thread-ids"},
+	"dump-tid-nocallno-noargnames": {"--thread-ids=yes", "--call-nos=no", "--arg-names=no"},
+	"dump-nomultiline-0-60":        {"--multiline=no", "--calls=0-60"},
+	"dump-nomultiline":             {"--multiline=no"},
+	"dump-verbose-nomultiline":     {"-v", "--multiline=no"},
+	"dump-verbose-color":           {"-v", "--color=always"},
+	"dump-color":                   {"--color=always"},
+}
+
+// TestDumpSharedFixtures compares our dump with every dump text in the
+// shared fixtures (apitrace 11.1's output, with the options its name says).
+func TestDumpSharedFixtures(t *testing.T) {
+	dir := testutil.SharedFixture(t, "apitrace")
+	texts, err := filepath.Glob(filepath.Join(dir, "*.dump*.txt*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(texts) == 0 {
+		t.Fatalf("no dump texts in %s", dir)
+	}
+	for _, text := range texts {
+		base := strings.TrimSuffix(strings.TrimSuffix(filepath.Base(text), ".gz"), ".txt")
+		trace, kind, _ := strings.Cut(base, ".dump")
+		kind = "dump" + kind
+		args, ok := sharedDumpOptions[kind]
+		if !ok {
+			t.Errorf("%s: unknown dump kind %q", text, kind)
+			continue
+		}
+		t.Run(base, func(t *testing.T) {
+			if strings.HasSuffix(trace, ".brotli") {
+				t.Skip("Brotli containers are recognised but not read")
+			}
+			opts, _, _, err := ParseDumpArgs(args)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var out bytes.Buffer
+			dumpFiles(t, &out, opts, dir, []string{trace + ".trace"})
+			testutil.DiffText(t, filepath.Base(text), testutil.ReadFile(t, text), out.Bytes())
+		})
+	}
+}

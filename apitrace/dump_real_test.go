@@ -1,0 +1,92 @@
+package apitrace
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tracefmt/tracefmt/internal/testutil"
+)
+
+// recordRealTraces records two short traces of Mesa demos with the real
+// tracer under a virtual X server and Mesa's software renderer: glxinfo -B
+// and about one second of glxgears (stopped by SIGINT, so its last call is
+// usually incomplete).
+func recordRealTraces(t *testing.T) (dir string, traces []string) {
+	t.Helper()
+	apitrace := testutil.Tool(t, "apitrace")
+	xvfb := testutil.Tool(t, "xvfb-run")
+	glxinfo := testutil.Tool(t, "glxinfo")
+	glxgears := testutil.Tool(t, "glxgears")
+	timeout := testutil.Tool(t, "timeout")
+	dir = t.TempDir()
+	for _, run := range []struct {
+		name string
+		cmd  []string
+	}{
+		{"glxinfo.trace", []string{glxinfo, "-B"}},
+		{"glxgears.trace", []string{timeout, "-s", "INT", "1", glxgears}},
+	} {
+		args := append([]string{"-a", apitrace, "trace", "--api", "gl", "-o", filepath.Join(dir, run.name)}, run.cmd...)
+		cmd := exec.Command(xvfb, args...)
+		cmd.Env = append(os.Environ(), "LIBGL_ALWAYS_SOFTWARE=1")
+		out, err := cmd.CombinedOutput()
+		if _, serr := os.Stat(filepath.Join(dir, run.name)); serr != nil {
+			t.Fatalf("recording %s: %v (%v)\n%s", run.name, serr, err, out)
+		}
+		traces = append(traces, run.name)
+	}
+	return dir, traces
+}
+
+// TestDumpAgainstApitrace records real traces and compares our dump with
+// `apitrace dump` on them, option set by option set, blob files included,
+// and our summary with `apitrace info`'s.
+func TestDumpAgainstApitrace(t *testing.T) {
+	if testing.Short() {
+		t.Skip("records traces under xvfb-run")
+	}
+	dir, traces := recordRealTraces(t)
+	apitrace := testutil.Tool(t, "apitrace")
+	for _, trace := range traces {
+		t.Run("info/"+trace, func(t *testing.T) { checkRealInfo(t, filepath.Join(dir, trace)) })
+	}
+	for _, args := range [][]string{
+		{"--color=never"},
+		{"--color=never", "-v"},
+		{"--color=never", "--thread-ids", "--call-nos=no", "--arg-names=no"},
+		{"--color=never", "--multiline=no", "-v"},
+		{"--color=never", "--calls=0-100,200-/7,*/frame"},
+		{"--color=never", "--grep=^glX|Viewport", "-v"},
+		{"--color=never", "--blobs"},
+		{"--color=always", "-v"},
+	} {
+		for _, trace := range traces {
+			t.Run(trace+"/"+strings.Join(args, " "), func(t *testing.T) {
+				realBlobs, ourBlobs := t.TempDir(), t.TempDir()
+				cmd := exec.Command(apitrace, append(append([]string{"dump"}, args...), filepath.Join(dir, trace))...)
+				cmd.Dir = realBlobs
+				var stderr bytes.Buffer
+				cmd.Stderr = &stderr
+				want, err := cmd.Output()
+				if err != nil {
+					t.Fatalf("apitrace dump: %v\n%s", err, stderr.Bytes())
+				}
+				opts, files, _, err := ParseDumpArgs(append(args, trace))
+				if err != nil {
+					t.Fatal(err)
+				}
+				opts.BlobDir = ourBlobs
+				var got bytes.Buffer
+				dumpFiles(t, &got, opts, dir, files)
+				testutil.DiffText(t, "dump", want, got.Bytes())
+				if opts.Blobs {
+					testutil.DiffText(t, "blob files", blobSums(t, realBlobs), blobSums(t, ourBlobs))
+				}
+			})
+		}
+	}
+}

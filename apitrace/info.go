@@ -1,0 +1,232 @@
+package apitrace
+
+import (
+	"encoding/json"
+	"io"
+	"os"
+	"strings"
+)
+
+// Info summarises a trace the way `apitrace info` (11.1) does, with the
+// same JSON field names first, then fields apitrace does not print.
+//
+// apitrace info's known mistakes, and what Info does instead:
+//   - "ContainerVersion" holds the semantic version of the stream, not a
+//     container version; Info keeps that meaning for drop-in use and adds
+//     Version and SemanticVersion under their own names.
+//   - "ActualDataSize" is the reader's position at the end, which is the
+//     decompressed size for snappy but not for gzip (apitrace says 116,457
+//     bytes for the 151,513-byte stream of glxinfo-brief.gzip.trace); Info
+//     counts decompressed bytes for every container.
+//   - "FileName" is printed without JSON escaping; Info is encoded with
+//     encoding/json.
+//   - Its frames (--dump-frames) leave out the calls after the last
+//     frame-ending call; Info counts them in CallsCount but, like apitrace,
+//     lists only complete frames.
+type Info struct {
+	FileName string `json:"FileName,omitempty"`
+	// ContainerVersion is apitrace's name for the semantic version.
+	ContainerVersion uint64
+	// ContainerType is "Snappy", "ZLib" (gzip), "Brotli" or "Zstd".
+	ContainerType string
+	// API is guessed, as apitrace does, from the first function whose name
+	// starts with glX, wgl, CGL (OpenGL), egl (EGL), or Direct, D3D, Create
+	// (DirectX).
+	API string
+	// FramesCount counts the calls that end a frame (glXSwapBuffers,
+	// eglSwapBuffers, ...; see NameEndFrame).
+	FramesCount uint64
+	// ActualDataSize is the size of the decompressed stream.
+	ActualDataSize int64
+	// ContainerSize is the size of the file.
+	ContainerSize int64
+
+	// Version is the stream's version_no.
+	Version uint64
+	// SemanticVersion is the version whose conventions the calls follow.
+	SemanticVersion uint64
+	// Properties are the header's properties (version 6).
+	Properties map[string]string `json:",omitempty"`
+	// CallsCount counts every call read, IncompleteCalls those whose leave
+	// event never came.
+	CallsCount      uint64
+	IncompleteCalls uint64
+	// Frames lists each frame when asked for (apitrace info --dump-frames).
+	Frames []FrameInfo `json:",omitempty"`
+}
+
+// FrameInfo describes one frame: its first and last (frame-ending) call
+// numbers, how many calls it holds and how many bytes of the decompressed
+// stream its calls take.
+type FrameInfo struct {
+	FirstCallId uint64
+	LastCallId  uint64
+	TotalCalls  uint64
+	SizeInBytes int64
+}
+
+// The API names apitrace info prints.
+const (
+	infoAPIUnknown = "Unknown API"
+	infoAPIGL      = "OpenGL + GLX/WGL/CGL"
+	infoAPIEGL     = "OpenGL/GLES1/GLES2/VG + EGL"
+	infoAPIDX      = "DirectX"
+)
+
+// infoAPI returns the API apitrace guesses from a function name, or "".
+func infoAPI(n string) string {
+	upper := func(i int) bool { return len(n) > i && n[i] >= 'A' && n[i] <= 'Z' }
+	switch {
+	case strings.HasPrefix(n, "glX"), strings.HasPrefix(n, "wgl") && upper(3), strings.HasPrefix(n, "CGL"):
+		return infoAPIGL
+	case strings.HasPrefix(n, "egl") && upper(3):
+		return infoAPIEGL
+	case strings.HasPrefix(n, "Direct"), strings.HasPrefix(n, "D3D"), strings.HasPrefix(n, "Create"):
+		return infoAPIDX
+	}
+	return ""
+}
+
+// infoContainer returns apitrace's name for a container.
+func infoContainer(c Container) string {
+	switch c {
+	case Snappy:
+		return "Snappy"
+	case Gzip:
+		return "ZLib"
+	case Brotli:
+		return "Brotli"
+	case Zstd:
+		return "Zstd"
+	}
+	return c.String()
+}
+
+// infoCounter counts the bytes read through it.
+type infoCounter struct {
+	r io.Reader
+	n int64
+}
+
+func (c *infoCounter) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// ReadInfo reads a whole trace from r and summarises it; frames asks for
+// the per-frame list. It returns the summary of what was read along with
+// the error that stopped reading, if any (a trace cut short gives an error
+// wrapping io.ErrUnexpectedEOF and the summary of every call before the
+// cut). ContainerSize counts every byte of r.
+func ReadInfo(r io.Reader, frames bool) (Info, error) {
+	cnt := &infoCounter{r: r}
+	info, err := readInfo(cnt, frames)
+	// The container may end before the file does (a snappy chunk of length
+	// 0, the gzip trailer): count the rest too.
+	if _, cerr := io.Copy(io.Discard, cnt); err == nil {
+		err = cerr
+	}
+	info.ContainerSize = cnt.n
+	return info, err
+}
+
+// ReadInfoFile summarises the trace file name, with FileName set.
+func ReadInfoFile(name string, frames bool) (Info, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return Info{FileName: name}, err
+	}
+	defer f.Close()
+	info, err := ReadInfo(f, frames)
+	info.FileName = name
+	return info, err
+}
+
+// infoOffset is implemented by readers that know how many bytes of the
+// decompressed stream they have consumed.
+type infoOffset interface{ Offset() int64 }
+
+func readInfo(r io.Reader, frames bool) (Info, error) {
+	var info Info
+	cr, err := NewCallReader(r)
+	if err != nil {
+		return info, err
+	}
+	h := cr.Header()
+	info.ContainerVersion = h.SemanticVersion
+	info.ContainerType = infoContainer(h.Container)
+	info.Version, info.SemanticVersion = h.Version, h.SemanticVersion
+	if len(h.Properties) > 0 {
+		info.Properties = make(map[string]string, len(h.Properties))
+		for _, p := range h.Properties {
+			info.Properties[p.Name] = p.Value
+		}
+	}
+	off, hasOffset := any(cr).(infoOffset)
+	offset := func() int64 {
+		if hasOffset {
+			return off.Offset()
+		}
+		return 0
+	}
+	var (
+		apiCall    uint64
+		sigFlags   = make(map[*FunctionSig]NameFlags)
+		frameStart int64 // apitrace counts the first frame from the start of the stream
+		frameFirst uint64
+		frameCalls uint64
+	)
+	for {
+		c, err := cr.Read()
+		if err != nil {
+			info.ActualDataSize = offset()
+			if info.API == "" {
+				info.API = infoAPIUnknown
+			}
+			if err == io.EOF {
+				err = nil
+			}
+			return info, err
+		}
+		info.CallsCount++
+		if c.Incomplete {
+			info.IncompleteCalls++
+		}
+		if c.Sig == nil {
+			continue
+		}
+		if a := infoAPI(c.Sig.Name); a != "" && (info.API == "" || c.No < apiCall) {
+			info.API, apiCall = a, c.No
+		}
+		f, ok := sigFlags[c.Sig]
+		if !ok {
+			f = LookupNameFlags(c.Sig.Name)
+			sigFlags[c.Sig] = f
+		}
+		if frameCalls == 0 {
+			frameFirst = c.No
+		}
+		frameCalls++
+		if f&NameEndFrame == 0 {
+			continue
+		}
+		info.FramesCount++
+		if frames {
+			end := offset()
+			info.Frames = append(info.Frames, FrameInfo{
+				FirstCallId: frameFirst, LastCallId: c.No, TotalCalls: frameCalls, SizeInBytes: end - frameStart,
+			})
+			frameStart = end
+		}
+		frameCalls = 0
+	}
+}
+
+// WriteJSON writes the summary as indented JSON followed by a newline.
+func (i *Info) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(i)
+}

@@ -1,0 +1,118 @@
+// Command apitracedump prints apitrace traces as text, byte for byte what
+// `apitrace dump --color=never` (apitrace 11.1) prints with the same
+// options:
+//
+//	go run ./examples/apitracedump [OPTIONS] TRACE_FILE...
+//
+//	-v, --verbose         also dump verbose calls (glGetString, glIs*, ...)
+//	--calls=CALLSET       only dump these calls (1-10,20,*/frame, @file, ...)
+//	--grep=REGEX          only dump calls whose name matches (no property lines)
+//	--thread-ids[=BOOL]   print @THREAD before each call [default: no]
+//	--call-nos[=BOOL]     print call numbers [default: yes]
+//	--arg-names[=BOOL]    print argument names [default: yes]
+//	--multiline[=BOOL]    print newlines in strings literally [default: yes]
+//	--blobs               write blobs to blob_callN[_K].bin in the current directory
+//	--color[=WHEN]        always, never or auto (colour when stdout is a terminal)
+//
+// Like apitrace it warns on stderr and exits 0 when a trace is cut short,
+// and exits 1 on a trace it cannot read.
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/tracefmt/tracefmt/apitrace"
+)
+
+const usage = `usage: apitracedump [OPTIONS] TRACE_FILE...
+Dump given trace(s) to standard output.
+
+    -h, --help           show this help message and exit
+    -v, --verbose        verbose output
+    --calls=CALLSET      only dump specified calls
+    --color[=WHEN]
+    --colour[=WHEN]      colored syntax highlighting
+                         WHEN is 'auto', 'always', or 'never'
+    --grep[=REGEX]       dump only calls whose function names match regex
+    --thread-ids=[=BOOL] dump thread ids [default: no]
+    --call-nos[=BOOL]    dump call numbers[default: yes]
+    --arg-names[=BOOL]   dump argument names [default: yes]
+    --blobs              dump blobs into files
+    --multiline[=BOOL]   dump newline in strings literally [default: yes]
+`
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	opts, files, help, err := apitrace.ParseDumpArgs(args)
+	if err != nil {
+		fmt.Fprintf(stderr, "error: %v\n", err)
+		fmt.Fprint(stderr, usage)
+		return 1
+	}
+	if help {
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
+	if !explicitColor(args) {
+		opts.Color = isTerminal(stdout)
+	}
+	w := bufio.NewWriterSize(stdout, 256<<10)
+	defer w.Flush()
+	d := apitrace.NewDumper(w, opts)
+	for _, name := range files {
+		f, err := os.Open(name)
+		if err != nil {
+			w.Flush()
+			fmt.Fprintf(stderr, "error: failed to open %s\n", name)
+			return 1
+		}
+		err = d.Trace(f)
+		f.Close()
+		if errors.Is(err, io.ErrUnexpectedEOF) {
+			w.Flush()
+			fmt.Fprintf(stderr, "warning: %s: %v\n", name, err)
+		} else if err != nil {
+			w.Flush()
+			fmt.Fprintf(stderr, "error: %s: %v\n", name, err)
+			return 1
+		}
+	}
+	if err := w.Flush(); err != nil {
+		fmt.Fprintf(stderr, "error: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// explicitColor reports whether a --color/--colour option other than
+// auto was given; apitrace's auto means colour on a terminal.
+func explicitColor(args []string) bool {
+	explicit := false
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		name, value, _ := strings.Cut(strings.TrimPrefix(a, "--"), "=")
+		if strings.HasPrefix(a, "--") && len(name) >= 3 && (strings.HasPrefix("colour", name) || strings.HasPrefix("color", name)) {
+			explicit = value != "auto"
+		}
+	}
+	return explicit
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
