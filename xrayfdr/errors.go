@@ -55,3 +55,16 @@ var (
 	// ErrField means a Writer was given a value that does not fit its field.
 	ErrField = errors.New("value does not fit its field")
 )
+
+// SyntaxError reports a malformed line in a text input (an
+// instrumentation map).
+type SyntaxError struct {
+	Line int
+	Err  error
+}
+
+func (e *SyntaxError) Error() string {
+	return "xrayfdr: line " + strconv.Itoa(e.Line) + ": " + e.Err.Error()
+}
+
+func (e *SyntaxError) Unwrap() error { return e.Err }

@@ -34,7 +34,7 @@ func (s State) String() string {
 	return "Unknown"
 }
 
-func bits(ss ...State) uint16 {
+func stateSet(ss ...State) uint16 {
 	var m uint16
 	for _, s := range ss {
 		m |= 1 << s
@@ -43,20 +43,20 @@ func bits(ss ...State) uint16 {
 }
 
 // body states that may follow any record of the body
-var bodyNext = bits(StateNewCPUId, StateTSCWrap, StateCustomEvent, StateTypedEvent, StateFunction, StateEndOfBuffer)
+var bodyNext = stateSet(StateNewCPUId, StateTSCWrap, StateCustomEvent, StateTypedEvent, StateFunction, StateEndOfBuffer)
 
 var transitions = [...]uint16{
-	StateUnknown:       bits(StateBufferExtents, StateNewBuffer),
-	StateBufferExtents: bits(StateNewBuffer),
-	StateNewBuffer:     bits(StateWallClockTime),
-	StateWallClockTime: bits(StatePIDEntry, StateNewCPUId),
-	StatePIDEntry:      bits(StateNewCPUId),
+	StateUnknown:       stateSet(StateBufferExtents, StateNewBuffer),
+	StateBufferExtents: stateSet(StateNewBuffer),
+	StateNewBuffer:     stateSet(StateWallClockTime),
+	StateWallClockTime: stateSet(StatePIDEntry, StateNewCPUId),
+	StatePIDEntry:      stateSet(StateNewCPUId),
 	StateNewCPUId:      bodyNext,
 	StateTSCWrap:       bodyNext,
 	StateCustomEvent:   bodyNext,
 	StateTypedEvent:    bodyNext,
-	StateFunction:      bodyNext | bits(StateCallArg),
-	StateCallArg:       bodyNext | bits(StateCallArg),
+	StateFunction:      bodyNext | stateSet(StateCallArg),
+	StateCallArg:       bodyNext | stateSet(StateCallArg),
 	StateEndOfBuffer:   0,
 }
 

@@ -1,0 +1,268 @@
+package xrayfdr
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"testing"
+	"testing/iotest"
+
+	"github.com/tracefmt/tracefmt/internal/testutil"
+)
+
+func readAll(r io.Reader) error {
+	rd, err := NewReader(r)
+	if err != nil {
+		return err
+	}
+	last := int64(-1)
+	for {
+		rec, err := rd.Read()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if rec.Offset <= last {
+			return errors.New("offsets do not increase")
+		}
+		last = rec.Offset
+	}
+}
+
+func errOffset(err error) (int64, bool) {
+	var fe *FormatError
+	if errors.As(err, &fe) {
+		return fe.Offset, true
+	}
+	return 0, false
+}
+
+func TestTruncations(t *testing.T) {
+	for _, name := range []string{"fdr_simple", "fdr_typed", "fdr_threads", "basic_simple",
+		"synthetic-v1", "synthetic-v2", "synthetic-v3", "synthetic-v5"} {
+		t.Run(name, func(t *testing.T) {
+			data := testutil.ReadFile(t, "testdata/"+name+".xray")
+			step := 1
+			if len(data) > 4096 {
+				step = 7
+			}
+			testutil.CheckTruncations(t, data, readAll, testutil.TruncOptions{
+				Step:    step,
+				OneByte: len(data) < 4096,
+				Offset:  errOffset,
+				// a version 3+ log cut between buffers, inside the bytes
+				// llvm-xray skips, has no BufferExtents left to find
+				Allow: func(n int, err error) bool { return errors.Is(err, ErrNoExtents) },
+			})
+		})
+	}
+}
+
+func TestInvalidFixtures(t *testing.T) {
+	for _, c := range []struct {
+		name       string
+		read       error // from the Reader
+		verify     error // from Verify, when the read succeeds
+		expandFail bool
+	}{
+		{"big-endian-header", nil, nil, true},
+		{"eob-in-v5", ErrEndOfBuffer, nil, true},
+		{"extents-too-big", nil, nil, false},
+		{"extents-too-small", ErrOverRead, nil, true},
+		{"extents-zero", ErrMetadataKind, nil, true},
+		{"function-type-4", ErrAction, nil, true},
+		{"header-only", nil, ErrTerminal, true},
+		{"metadata-kind-10", ErrMetadataKind, nil, true},
+		{"metadata-kind-127", ErrMetadataKind, nil, true},
+		{"no-newbuffer", nil, ErrTransition, true},
+		{"no-newcpuid", nil, ErrTransition, true},
+		{"preamble-only", nil, ErrTerminal, true},
+		{"short-16", io.ErrUnexpectedEOF, nil, true},
+		{"short-3", io.ErrUnexpectedEOF, nil, true},
+		{"truncated-tail", io.ErrUnexpectedEOF, nil, true},
+		{"type-2", nil, nil, true},
+		{"version-0", nil, nil, true},
+		{"version-6", nil, nil, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			data := testutil.ReadFile(t, "testdata/invalid/"+c.name+".xray")
+			err := readAll(bytes.NewReader(data))
+			if !errors.Is(err, c.read) || (c.read == nil) != (err == nil) {
+				t.Fatalf("read: %v, want %v", err, c.read)
+			}
+			if err != nil {
+				var fe *FormatError
+				if !errors.As(err, &fe) {
+					t.Fatalf("%v is not a *FormatError", err)
+				}
+				if fe.Offset < 0 || fe.Offset > int64(len(data)) {
+					t.Errorf("offset %d outside the %d bytes", fe.Offset, len(data))
+				}
+				return
+			}
+			if err := Verify(data); !errors.Is(err, c.verify) || (c.verify == nil) != (err == nil) {
+				t.Errorf("verify: %v, want %v", err, c.verify)
+			}
+			if _, _, err := Expand(data, true); (err != nil) != c.expandFail {
+				t.Errorf("expand: %v, want failure %v", err, c.expandFail)
+			}
+		})
+	}
+}
+
+func TestStickyAndReaderErrors(t *testing.T) {
+	data := testutil.ReadFile(t, "testdata/invalid/function-type-4.xray")
+	rd, err := NewReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var first error
+	for first == nil {
+		_, first = rd.Read()
+	}
+	if _, err := rd.Read(); err != first {
+		t.Errorf("second error %v, want sticky %v", err, first)
+	}
+	// an error of the underlying reader is passed through
+	good := testutil.ReadFile(t, "testdata/fdr_simple.xray")
+	boom := errors.New("boom")
+	r := io.MultiReader(bytes.NewReader(good[:100]), iotest.ErrReader(boom))
+	if err := readAll(r); err != boom {
+		t.Errorf("got %v, want the reader's error", err)
+	}
+}
+
+func TestLimits(t *testing.T) {
+	data := testutil.ReadFile(t, "testdata/fdr_simple.xray")
+	rd, err := NewReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rd.MaxEventSize = 4
+	for {
+		_, err = rd.Read()
+		if err != nil {
+			break
+		}
+	}
+	if !errors.Is(err, ErrTooLarge) {
+		t.Errorf("MaxEventSize 4: %v", err)
+	}
+	// a huge event size in a short file allocates nothing big
+	h := Header{Version: 5, Type: TypeFDR}
+	var buf bytes.Buffer
+	wr, _ := NewWriter(&buf, h)
+	wr.Write(Record{Kind: KindBufferExtents, Extents: 1 << 40})
+	wr.Flush()
+	raw := append(buf.Bytes(), 0x0b, 0xff, 0xff, 0xff, 0x7f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+	if err := readAll(bytes.NewReader(raw)); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("2 GiB event: %v", err)
+	}
+	rd, _ = NewReader(bytes.NewReader(raw))
+	rd.MaxEventSize = 1 << 31
+	allocs := testing.AllocsPerRun(1, func() {
+		rd, _ := NewReader(bytes.NewReader(raw))
+		rd.MaxEventSize = 1 << 31
+		readAll2(rd)
+	})
+	if allocs > 10 {
+		t.Errorf("%v allocations for a cut 2 GiB event", allocs)
+	}
+	// skipping is bounded
+	gap := append(append([]byte(nil), raw[:HeaderSize]...), bytes.Repeat([]byte{0}, 5000)...)
+	rd, _ = NewReader(bytes.NewReader(gap))
+	rd.MaxSkip = 100
+	if err := readAll2(rd); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("MaxSkip: %v", err)
+	}
+	rd, _ = NewReader(bytes.NewReader(gap))
+	if err := readAll2(rd); !errors.Is(err, ErrNoExtents) {
+		t.Errorf("gap without extents: %v", err)
+	}
+}
+
+func readAll2(rd *Reader) error {
+	for {
+		if _, err := rd.Read(); err != nil {
+			if err == io.EOF {
+				return nil
+			}
+			return err
+		}
+	}
+}
+
+func TestReadAllocs(t *testing.T) {
+	data := testutil.ReadFile(t, "testdata/fdr_threads.xray")
+	var br bytes.Reader
+	rd := new(Reader)
+	n := 0
+	allocs := testing.AllocsPerRun(20, func() {
+		br.Reset(data)
+		if err := rd.Reset(&br); err != nil {
+			t.Fatal(err)
+		}
+		n = 0
+		for {
+			_, err := rd.Read()
+			if err != nil {
+				break
+			}
+			n++
+		}
+	})
+	if n < 4000 || allocs != 0 {
+		t.Errorf("%v allocations reading %d records, want 0", allocs, n)
+	}
+}
+
+func TestBigEndianDetection(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		h    Header
+	}{
+		{"fdr", Header{Version: 5, Type: TypeFDR, Flags: 3, CycleFrequency: 7, BigEndian: true}},
+		{"basic", Header{Version: 3, Type: TypeBasic, BigEndian: true}},
+	} {
+		var buf bytes.Buffer
+		wr, err := NewWriter(&buf, c.h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.h.Type == TypeBasic {
+			wr.Write(Record{Kind: KindFunction, Action: EnterArg, FuncID: -2, TSC: 99, TID: 5, PID: 6, CPU: 255})
+			wr.Write(Record{Kind: KindCallArg, FuncID: -2, TID: 5, PID: 6, Arg: 1})
+		} else {
+			wr.WriteBuffer(sample(c.h)[:8])
+		}
+		wr.Flush()
+		rd, err := NewReader(bytes.NewReader(buf.Bytes()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rd.Header() != c.h {
+			t.Errorf("%s: header %+v", c.name, rd.Header())
+		}
+		if err := readAll2(rd); err != nil {
+			t.Errorf("%s: %v", c.name, err)
+		}
+	}
+}
+
+func TestBasicArgMismatch(t *testing.T) {
+	var buf bytes.Buffer
+	wr, _ := NewWriter(&buf, Header{Version: 3, Type: TypeBasic})
+	wr.Write(Record{Kind: KindFunction, Action: EnterArg, FuncID: 2, TID: 5})
+	wr.Write(Record{Kind: KindCallArg, FuncID: 3, TID: 5})
+	wr.Flush()
+	err := readAll(bytes.NewReader(buf.Bytes()))
+	if !errors.Is(err, ErrArgMismatch) {
+		t.Errorf("got %v", err)
+	}
+	var fe *FormatError
+	if errors.As(err, &fe) && fe.Offset != HeaderSize+BasicSize {
+		t.Errorf("offset %d", fe.Offset)
+	}
+}
