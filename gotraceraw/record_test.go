@@ -1,0 +1,121 @@
+package gotraceraw
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/tracefmt/tracefmt/internal/testutil"
+)
+
+var recordprog struct {
+	once sync.Once
+	path string
+	err  error
+	out  []byte
+}
+
+// buildRecordProg builds testdata/recordprog once per test binary.
+func buildRecordProg(t *testing.T) string {
+	gocmd := testutil.Tool(t, "go")
+	recordprog.once.Do(func() {
+		dir, err := os.MkdirTemp("", "gotraceraw-recordprog")
+		if err != nil {
+			recordprog.err = err
+			return
+		}
+		recordprog.path = filepath.Join(dir, "recordprog")
+		cmd := exec.Command(gocmd, "build", "-trimpath", "-o", recordprog.path, ".")
+		cmd.Dir = filepath.Join("testdata", "recordprog")
+		cmd.Env = append(os.Environ(), "GOTOOLCHAIN=local", "GOFLAGS=")
+		recordprog.out, recordprog.err = cmd.CombinedOutput()
+	})
+	if recordprog.err != nil {
+		t.Fatalf("building recordprog: %v\n%s", recordprog.err, recordprog.out)
+	}
+	return recordprog.path
+}
+
+// TestRecorded records traces with the Go toolchain on the machine and
+// compares our text form with `go tool trace -d=wire` run now, and checks
+// the round trips.
+func TestRecorded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("records traces")
+	}
+	gocmd := testutil.Tool(t, "go")
+	prog := buildRecordProg(t)
+	t.Cleanup(func() { os.RemoveAll(filepath.Dir(prog)) })
+	for _, tc := range []struct {
+		name, mode, godebug string
+	}{
+		{"all", "all", ""},
+		// Experimental events, and generations of 2 ms.
+		{"allocfree-gens", "light", "traceallocfree=1,traceadvanceperiod=2000000"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			file := filepath.Join(t.TempDir(), tc.name+".trace")
+			cmd := exec.Command(prog, tc.mode, file)
+			cmd.Env = append(os.Environ(), "GODEBUG="+tc.godebug)
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("recordprog: %v\n%s", err, out)
+			}
+			data, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var stdout, stderr bytes.Buffer
+			cmd = exec.Command(gocmd, "tool", "trace", "-d=wire", file)
+			cmd.Env = append(os.Environ(), "GOTOOLCHAIN=local")
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			if err := cmd.Run(); err != nil {
+				t.Fatalf("go tool trace -d=wire: %v\n%s", err, stderr.Bytes())
+			}
+			v, evs := readEvents(t, data)
+			want := append([]byte("Trace "+v.String()+"\n"), stdout.Bytes()...)
+			got, err := toText(data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			testutil.DiffText(t, "text of "+tc.name, want, got)
+
+			back, err := wireToWire(data)
+			if err != nil || !bytes.Equal(back, data) {
+				t.Errorf("wire round trip: %v, %d bytes, want %d", err, len(back), len(data))
+			}
+			padded, err := toWire(want, true)
+			if err != nil || !bytes.Equal(padded, data) {
+				t.Errorf("text to wire: %v, %d bytes, want %d", err, len(padded), len(data))
+			}
+
+			// What the recording was meant to hold.
+			seen := map[EventType]int{}
+			deepest := 0
+			for _, e := range evs {
+				seen[e.Type]++
+				deepest = max(deepest, e.NumFrames())
+			}
+			if tc.mode == "all" && deepest < 128 {
+				t.Errorf("deepest stack has %d frames, want the runtime's 128", deepest)
+			}
+			mustSee := []EventType{EvGoCreate, EvGoStart, EvGoBlock, EvGoUnblock, EvGCBegin, EvStack, EvString, EvEndOfGeneration}
+			if tc.mode == "all" {
+				mustSee = append(mustSee, EvGoSyscallBegin, EvUserTaskBegin, EvUserRegionBegin, EvUserLog, EvCPUSample)
+			} else {
+				mustSee = append(mustSee, EvHeapObjectAlloc, EvSpanAlloc, EvExperimentalBatch)
+			}
+			for _, typ := range mustSee {
+				if seen[typ] == 0 {
+					t.Errorf("no %v event in the recording", typ)
+				}
+			}
+			if tc.mode != "all" && seen[EvEndOfGeneration] < 2 {
+				t.Errorf("%d generations, want several", seen[EvEndOfGeneration])
+			}
+			t.Logf("%d bytes, %d events, %d generations", len(data), len(evs), seen[EvEndOfGeneration])
+		})
+	}
+}

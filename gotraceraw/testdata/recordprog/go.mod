@@ -1,0 +1,3 @@
+module recordprog
+
+go 1.22
