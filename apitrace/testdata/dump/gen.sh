@@ -31,7 +31,8 @@ cr$(printf '\r')é" --property=a.first=1 \
   -o esc.trace es2_info.trace >/dev/null
 
 # cases.txt: golden file, then the arguments given to apitrace dump
-# (--color=never is always added). No argument holds a space.
+# (--color=never comes first, so a later --color=always wins). No argument
+# holds a space.
 cat > cases.txt <<'CASES'
 es2_info.txt es2_info.trace
 es2_info.v.txt -v es2_info.trace
@@ -55,6 +56,9 @@ glxsimple.draw.txt --calls=*/draw glxsimple.trace
 glxsimple.blobs.txt --blobs glxsimple.trace
 zlib-no-eof.txt zlib-no-eof.trace
 multi.txt --call-nos=no tri.trim.trace incomplete-call.trace es2_info.trace
+glxinfo-brief-backtrace.color.txt --color=always --calls=0-40 glxinfo-brief-backtrace.trace
+esc.color-v.txt --color=always -v esc.trace
+incomplete-call.color.txt --color=always incomplete-call.trace
 CASES
 
 while read -r golden args; do
