@@ -15,7 +15,7 @@ import (
 // fixtures returns every committed report.
 func fixtures(t testing.TB) []string {
 	t.Helper()
-	names, err := filepath.Glob("testdata/*/*.txt")
+	names, err := globFixtures()
 	if err != nil || len(names) < 20 {
 		t.Fatalf("fixtures: %d found, %v", len(names), err)
 	}
@@ -301,3 +301,5 @@ func TestTruncations(t *testing.T) {
 		})
 	}
 }
+
+func globFixtures() ([]string, error) { return filepath.Glob("testdata/*/*.txt") }

@@ -104,8 +104,9 @@ func (w *Writer) append(r Record) error {
 				}
 				b = append(b, c.Verbatim...)
 			} else {
-				if c.Index < 0 || hasNL(c.Func) || bytes.IndexByte(c.Func, '(') >= 0 || hasNL(c.Type) || bytes.IndexAny(c.Type, "<>(") >= 0 || (c.Type != nil && len(c.Type) == 0) || c.Time < 0 ||
-					(c.Type == nil && bytes.HasSuffix(c.Func, []byte(">"))) || bytes.HasPrefix(c.Func, []byte("@")) || bytes.HasPrefix(c.Func, []byte("[")) {
+				if c.Index < 0 || c.Time < 0 || hasNL(c.Func) || hasNL(c.Type) || bytes.IndexAny(c.Type, "<>") >= 0 ||
+					(c.Type != nil && len(c.Type) == 0) || (c.Type == nil && bytes.HasSuffix(c.Func, []byte(">"))) ||
+					(len(c.Func) > 1 && c.Func[0] == '@' && isHex(c.Func[1])) || (len(c.Func) > 0 && c.Func[0] == '[' && timeLike(c.Func)) {
 					return bad("call", c.Func)
 				}
 				b = AppendCall(b, c)
@@ -271,4 +272,10 @@ func AppendFrame(b []byte, f Frame) []byte {
 		b = append(b, f.Resolved...)
 	}
 	return b
+}
+
+// timeLike reports whether a function name would read as a timestamp.
+func timeLike(b []byte) bool {
+	_, _, _, res := parseTime(b)
+	return res != notRecord
 }
