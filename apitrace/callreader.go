@@ -30,6 +30,10 @@ type CallReader struct {
 	last    *slot // returned by the previous Read, freed at the next
 	err     error // what ended the event stream
 	drained int   // pending calls returned after err
+
+	// The fast path's call, returned without copying its values.
+	call Call
+	args []Value
 }
 
 // slot is one pending call and the storage its values live in.
@@ -84,7 +88,7 @@ func (c *CallReader) Read() (Call, error) {
 	}
 	maxPending := orDefault(c.MaxPending, DefaultMaxPending)
 	for c.err == nil {
-		ev, err := c.r.Read()
+		err := c.r.next()
 		if err != nil {
 			c.err = err
 			if err != io.EOF && c.r.cutLeave {
@@ -95,14 +99,18 @@ func (c *CallReader) Read() (Call, error) {
 			}
 			break
 		}
+		ev := &c.r.ev
 		if ev.Kind == Enter {
+			if len(c.pending) == 0 && c.pair() {
+				return c.call, nil
+			}
 			if len(c.pending) >= maxPending {
 				c.err = &FormatError{Offset: c.r.Offset(), Chunk: c.r.chunkOf(c.r.Offset()),
 					Err: wrapf(ErrTooLarge, "more than %d calls pending", maxPending)}
 				break
 			}
 			s := c.slot()
-			s.enter(&ev)
+			s.enter(ev)
 			c.pending = append(c.pending, s)
 			continue
 		}
@@ -116,7 +124,7 @@ func (c *CallReader) Read() (Call, error) {
 		s := c.pending[k]
 		copy(c.pending[k:], c.pending[k+1:])
 		c.pending = c.pending[:len(c.pending)-1]
-		s.leave(&ev)
+		s.leave(ev)
 		c.last = s
 		return s.call, nil
 	}
@@ -143,6 +151,66 @@ func (c *CallReader) All() iter.Seq2[Call, error] {
 			}
 		}
 	}
+}
+
+// pair is the fast path for the usual case, a call whose leave follows its
+// enter directly: with the enter just read and nothing pending, it parses
+// the next event in place, keeping the enter's values where the Reader put
+// them, and reports whether that was the enter's leave, complete in the
+// window. If not, it leaves the Reader as it was.
+func (c *CallReader) pair() bool {
+	r := &c.r
+	i := r.pos
+	if i >= len(r.buf) || r.buf[i] != 1 {
+		return false
+	}
+	enter := r.ev
+	no, j, err := r.uint(i + 1)
+	if err != nil || no != enter.Call {
+		return false
+	}
+	nArgs, nArena, nBT, hasBT := len(r.args), len(r.arena), len(r.bt), r.hasBT
+	r.ev = Event{Kind: Leave, Call: no}
+	r.hasBT = false
+	j, err = r.details(j)
+	if err != nil || r.hasBT {
+		// Cut by the window's end, damaged, or with a backtrace of its
+		// own: the general path handles it.
+		r.args, r.arena, r.stack, r.bt = r.args[:nArgs], r.arena[:nArena], r.stack[:0], r.bt[:nBT]
+		r.hasBT = hasBT
+		r.ev = enter
+		return false
+	}
+	r.hasBT = hasBT
+	r.pos = j
+	r.finish(nArena, nArgs)
+	leave := &r.ev
+
+	n := 0
+	if enter.Sig != nil {
+		n = len(enter.Sig.ArgNames)
+	}
+	args := c.args[:0]
+	for k := 0; k < n; k++ {
+		args = append(args, Value{})
+	}
+	for k := range r.args {
+		a := &r.args[k]
+		for a.Index >= len(args) {
+			args = append(args, Value{})
+		}
+		args[a.Index] = a.Value
+	}
+	c.args = args
+	c.call = Call{No: enter.Call, Thread: enter.Thread, Sig: enter.Sig, Flags: enter.Flags,
+		Backtrace: enter.Backtrace, Args: args, Ret: enter.Ret}
+	if leave.Flags != 0 {
+		c.call.Flags = leave.Flags
+	}
+	if leave.Ret.Kind != KindNone {
+		c.call.Ret = leave.Ret
+	}
+	return true
 }
 
 // drop forgets the pending call numbered no.

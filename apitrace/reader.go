@@ -211,8 +211,16 @@ func (r *Reader) NextCall() uint64 { return r.nextCall }
 //
 // The Event's slices and values are valid until the next call to Read.
 func (r *Reader) Read() (Event, error) {
+	if err := r.next(); err != nil {
+		return Event{}, err
+	}
+	return r.ev, nil
+}
+
+// next parses the next event into r.ev.
+func (r *Reader) next() error {
 	if r.err != nil {
-		return Event{}, r.err
+		return r.err
 	}
 	for {
 		if r.pos < len(r.buf) {
@@ -222,17 +230,17 @@ func (r *Reader) Read() (Event, error) {
 				if r.ev.Kind == Enter {
 					r.nextCall++
 				}
-				r.finish()
-				return r.ev, nil
+				r.finish(0, 0)
+				return nil
 			}
 			if err != errShort {
 				r.err = r.formatError(err)
-				return Event{}, r.err
+				return r.err
 			}
 		}
 		if !r.refill() {
 			r.err = r.endError()
-			return Event{}, r.err
+			return r.err
 		}
 	}
 }
@@ -516,6 +524,14 @@ func (r *Reader) event(i int) (int, error) {
 	default:
 		return i, r.fail(i, wrapf(ErrEvent, "event 0x%02x", b[i]))
 	}
+	return r.details(i)
+}
+
+// details parses call details up to the terminating 0x00, adding to r.ev,
+// r.args, r.arena and r.bt.
+func (r *Reader) details(i int) (int, error) {
+	b := r.buf
+	var err error
 	for {
 		if i >= len(b) {
 			return i, errShort
@@ -564,16 +580,17 @@ func (r *Reader) event(i int) (int, error) {
 }
 
 // finish points the composite values' Elems into the arena, now that it
-// no longer moves, and fills in the event's slices.
-func (r *Reader) finish() {
-	for k := range r.arena {
+// no longer moves, and fills in the event's slices. Only the arena nodes
+// from index arena0 on and the args from args0 on are new.
+func (r *Reader) finish(arena0, args0 int) {
+	for k := arena0; k < len(r.arena); k++ {
 		fixElems(&r.arena[k], r.arena)
 	}
-	for k := range r.args {
+	for k := args0; k < len(r.args); k++ {
 		fixElems(&r.args[k].Value, r.arena)
 	}
 	fixElems(&r.ev.Ret, r.arena)
-	r.ev.Args = r.args
+	r.ev.Args = r.args[args0:]
 	if r.hasBT {
 		if r.bt == nil {
 			r.bt = make([]*Frame, 0, 8)
@@ -587,6 +604,9 @@ func (r *Reader) finish() {
 func fixElems(v *Value, arena []Value) {
 	switch v.Kind {
 	case KindArray, KindStruct, KindRepr, KindWString:
+		if v.Elems != nil {
+			return // fixed already
+		}
 		lo := int(uint32(v.Bits))
 		hi := lo + int(v.Bits>>32)
 		v.Elems = arena[lo:hi:hi]
@@ -689,23 +709,24 @@ func (r *Reader) backtrace(i int) (int, error) {
 	return i, nil
 }
 
-// push adds a finished value node to the stack.
-func (r *Reader) push(i int, v Value) error {
+// node pushes an empty value node and returns its index on the stack. A
+// composite value's children are pushed above it, then moved to the arena.
+func (r *Reader) node(i int) (int, error) {
 	if len(r.stack)+len(r.arena) >= r.maxValues {
-		return r.fail(i, wrapf(ErrTooLarge, "more than %d values in one event", r.maxValues))
+		return 0, r.fail(i, wrapf(ErrTooLarge, "more than %d values in one event", r.maxValues))
 	}
-	r.stack = append(r.stack, v)
-	return nil
+	r.stack = append(r.stack, Value{})
+	return len(r.stack) - 1, nil
 }
 
-// children moves the top n stack entries into the arena and returns the
-// composite node's Bits.
-func (r *Reader) children(n int) uint64 {
+// children moves the stack entries above index p into the arena and
+// records their place in node p's Bits.
+func (r *Reader) children(p int) {
 	first := len(r.arena)
-	base := len(r.stack) - n
-	r.arena = append(r.arena, r.stack[base:]...)
-	r.stack = r.stack[:base]
-	return uint64(first) | uint64(n)<<32
+	n := len(r.stack) - p - 1
+	r.arena = append(r.arena, r.stack[p+1:]...)
+	r.stack = r.stack[:p+1]
+	r.stack[p].Bits = uint64(first) | uint64(n)<<32
 }
 
 // value parses one value at i and pushes it.
@@ -717,8 +738,11 @@ func (r *Reader) value(i int, depth int) (int, error) {
 	at := i
 	t := b[i]
 	i++
-	var v Value
-	var err error
+	p, err := r.node(at)
+	if err != nil {
+		return i, err
+	}
+	v := &r.stack[p]
 	switch t {
 	case 0:
 		v.Kind = KindNull
@@ -728,10 +752,11 @@ func (r *Reader) value(i int, depth int) (int, error) {
 		v.Kind = KindTrue
 	case 3:
 		v.Kind = KindSInt
-		if v.Bits, i, err = r.uint(i); err != nil {
+		var u uint64
+		if u, i, err = r.uint(i); err != nil {
 			return i, err
 		}
-		v.Bits = -v.Bits
+		v.Bits = -u
 	case 4:
 		v.Kind = KindUInt
 		if i < len(b) && b[i] < 0x80 {
@@ -794,34 +819,39 @@ func (r *Reader) value(i int, depth int) (int, error) {
 		if depth >= r.maxDepth {
 			return i, r.fail(at, wrapf(ErrTooLarge, "values nested deeper than %d", r.maxDepth))
 		}
+		// v is not used below: the stack may move as children are pushed.
 		for k := uint64(0); k < n; k++ {
 			if t == 15 {
 				var u uint64
-				if u, i, err = r.uint(i); err == nil {
-					err = r.push(i, Value{Kind: KindUInt, Bits: u})
+				if u, i, err = r.uint(i); err != nil {
+					return i, err
 				}
-			} else {
-				i, err = r.value(i, depth+1)
-			}
-			if err != nil {
+				var e int
+				if e, err = r.node(i); err != nil {
+					return i, err
+				}
+				r.stack[e] = Value{Kind: KindUInt, Bits: u}
+			} else if i, err = r.value(i, depth+1); err != nil {
 				return i, err
 			}
 		}
-		v.Bits = r.children(int(n))
+		r.children(p)
 	case 12:
 		v.Kind = KindStruct
-		if v.Struct, i, err = r.structSig(i); err != nil {
+		var sig *StructSig
+		if sig, i, err = r.structSig(i); err != nil {
 			return i, err
 		}
+		v.Struct = sig
 		if depth >= r.maxDepth {
 			return i, r.fail(at, wrapf(ErrTooLarge, "values nested deeper than %d", r.maxDepth))
 		}
-		for range v.Struct.Members {
+		for range sig.Members {
 			if i, err = r.value(i, depth+1); err != nil {
 				return i, err
 			}
 		}
-		v.Bits = r.children(len(v.Struct.Members))
+		r.children(p)
 	case 13:
 		v.Kind = KindPointer
 		if v.Bits, i, err = r.uint(i); err != nil {
@@ -838,11 +868,11 @@ func (r *Reader) value(i int, depth int) (int, error) {
 		if i, err = r.value(i, depth+1); err != nil {
 			return i, err
 		}
-		v.Bits = r.children(2)
+		r.children(p)
 	default:
 		return i, r.fail(at, wrapf(ErrValue, "type 0x%02x", t))
 	}
-	return i, r.push(at, v)
+	return i, nil
 }
 
 func (r *Reader) enum(i int) (*EnumSig, uint64, int, error) {
