@@ -56,12 +56,12 @@ type DumpOptions struct {
 // outside printable ASCII get a malformed octal escape (0xe9 prints as
 // \551), carriage returns are dropped, a one-element array prints as &x,
 // floats use C's %.7g and %.16g (nan, -nan, inf), verbose calls are hidden.
-// Known differences, all on input that Linux tracers never write: GUID
-// structs print as uuid(...) even where apitrace knows a symbolic name
-// (D3D traces only), an argument index beyond the signature's names prints
-// as argN instead of apitrace's undefined behaviour, and values that make
-// apitrace abort (a GUID of the wrong shape, an anonymous struct member
-// that is not a struct) print in the ordinary way.
+// GUID structs print as apitrace's symbolic name (its 687-entry table) or
+// as uuid(...). Known differences, all on input that Linux tracers never
+// write: an argument index beyond the signature's names prints as argN
+// instead of apitrace's undefined behaviour, and values that make apitrace
+// abort (a GUID of the wrong shape, an anonymous struct member that is not
+// a struct) print in the ordinary way.
 type Dumper struct {
 	w    io.Writer
 	opts DumpOptions
@@ -426,7 +426,11 @@ func (d *Dumper) appendValue(dst []byte, v *Value) []byte {
 	case KindStruct:
 		if guid, ok := dumpGUID(v); ok {
 			dst = append(dst, d.literal...)
-			dst = appendDumpGUID(dst, guid)
+			if name, ok := dumpGUIDNames()[guid]; ok {
+				dst = append(dst, name...)
+			} else {
+				dst = appendDumpGUID(dst, guid)
+			}
 			return append(dst, d.normal...)
 		}
 		dst = append(dst, '{')

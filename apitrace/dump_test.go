@@ -118,13 +118,20 @@ func TestDumperValueKinds(t *testing.T) {
 		Blob(make([]byte, 600000)),
 		Null(), Bool(true), Bool(false),
 	}}
+	// IID_IUnknown, {00000000-0000-0000-C000-000000000046}, has a name.
+	unknown := make([]Value, 8)
+	for i := range unknown {
+		unknown[i] = Uint(0)
+	}
+	unknown[0], unknown[7] = Uint(0xc0), Uint(0x46)
+	call.Args = append(call.Args, Value{Kind: KindStruct, Struct: guid, Elems: []Value{Uint(0), Uint(0), Uint(0), {Kind: KindArray, Elems: unknown}}})
 	var out bytes.Buffer
 	d := NewDumper(&out, DumpOptions{ThreadIDs: true, NoCallNos: true, NoArgNames: true, NoMultiline: true})
 	d.Call(&call)
 	if err := d.Flush(); err != nil {
 		t.Fatal(err)
 	}
-	want := `@1a f(uuid(01234567-89ab-cdef-0123-456789abcdef), {x = 1, a = 2, b = 3, y = 4}, GL_MAP_READ_BIT | GL_MAP_WRITE_BIT | 0x4, "human", L"w\551", -9223372036854775808, blob(600000), NULL, true, false)` + "\n"
+	want := `@1a f(uuid(01234567-89ab-cdef-0123-456789abcdef), {x = 1, a = 2, b = 3, y = 4}, GL_MAP_READ_BIT | GL_MAP_WRITE_BIT | 0x4, "human", L"w\551", -9223372036854775808, blob(600000), NULL, true, false, IID_IUnknown)` + "\n"
 	if got := out.String(); got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}

@@ -30,6 +30,10 @@ apitrace sed -e "s#Mesa Project#@file($tmp/esc.bin)#" \
 cr$(printf '\r')é" --property=a.first=1 \
   -o esc.trace es2_info.trace >/dev/null
 
+# synth.trace: the value kinds Linux tracers never write, written with our
+# Writer (synth/main.go); only apitrace's dump of it is a golden.
+(cd "$(git rev-parse --show-toplevel)" && go run ./apitrace/testdata/dump/synth "$OLDPWD/synth.trace")
+
 # cases.txt: golden file, then the arguments given to apitrace dump
 # (--color=never comes first, so a later --color=always wins). No argument
 # holds a space.
@@ -59,6 +63,11 @@ multi.txt --call-nos=no tri.trim.trace incomplete-call.trace es2_info.trace
 glxinfo-brief-backtrace.color.txt --color=always --calls=0-40 glxinfo-brief-backtrace.trace
 esc.color-v.txt --color=always -v esc.trace
 incomplete-call.color.txt --color=always incomplete-call.trace
+synth.txt synth.trace
+synth.v-tid-nomultiline.txt -v --thread-ids --multiline=no synth.trace
+synth.blobs.txt -v --blobs synth.trace
+synth.color-v.txt --color=always -v synth.trace
+synth.noargnames.txt --arg-names=no --call-nos=no --calls=0-4/2,7- synth.trace
 CASES
 
 while read -r golden args; do
