@@ -16,36 +16,40 @@ const (
 	okRecord
 )
 
-func isHex(c byte) bool {
-	return c-'0' < 10 || c-'a' < 6 || c-'A' < 6
-}
-
-func hexVal(c byte) uint64 {
-	switch {
-	case c-'0' < 10:
-		return uint64(c - '0')
-	case c-'a' < 6:
-		return uint64(c-'a') + 10
-	default:
-		return uint64(c-'A') + 10
+// hexDigit maps a byte to its hex value, or to 0xff when it is none.
+var hexDigit = func() (t [256]byte) {
+	for i := range t {
+		t[i] = 0xff
 	}
-}
+	for c := '0'; c <= '9'; c++ {
+		t[c] = byte(c - '0')
+	}
+	for c := 'a'; c <= 'f'; c++ {
+		t[c] = byte(c-'a') + 10
+		t[c-'a'+'A'] = byte(c-'a') + 10
+	}
+	return t
+}()
+
+func isHex(c byte) bool { return hexDigit[c] != 0xff }
 
 // scanHex reads hex digits at the start of b: the value, the digits' count,
 // whether they are canonical (lower case, no leading zero) and whether the
 // value overflowed 64 bits.
 func scanHex(b []byte) (v uint64, n int, canon, over bool) {
 	canon = true
-	for n < len(b) && isHex(b[n]) {
-		c := b[n]
-		if c >= 'A' && c <= 'F' {
+	for ; n < len(b); n++ {
+		d := hexDigit[b[n]]
+		if d == 0xff {
+			break
+		}
+		if d >= 10 && b[n] < 'a' {
 			canon = false
 		}
 		if v>>60 != 0 {
 			over = true
 		}
-		v = v<<4 | hexVal(c)
-		n++
+		v = v<<4 | uint64(d)
 	}
 	if n > 1 && b[0] == '0' {
 		canon = false
@@ -157,7 +161,6 @@ func parseCall(line []byte, c *Call) parseResult {
 		canon = false
 	}
 	rest = rest[sp+1:]
-	*c = Call{Args: c.Args[:0], Frames: c.Frames[:0]}
 	if over || idx > 1<<63-1 {
 		return badRange
 	}

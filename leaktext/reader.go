@@ -45,7 +45,6 @@ type Reader struct {
 	rdErr  error
 	err    error
 	open   bool // a call group waits for its backtrace
-	call   Call
 	args   []Arg
 	frames []Frame
 }
@@ -229,7 +228,8 @@ func (rd *Reader) Read() (Record, error) {
 	if err != nil {
 		return Record{}, rd.fail(first, err)
 	}
-	rec, used, err := rd.parse(line, first)
+	var rec Record
+	used, err := rd.parse(&rec, line, first)
 	if err != nil {
 		return Record{}, rd.fail(first, err)
 	}
@@ -247,13 +247,13 @@ func (rd *Reader) continuation(i int) []byte {
 	return rd.buf[rd.pos+start : rd.pos+rd.ends[i]]
 }
 
-func (rd *Reader) parse(line []byte, lineNo int) (Record, int, error) {
-	rec := Record{Line: lineNo}
+func (rd *Reader) parse(rec *Record, line []byte, lineNo int) (int, error) {
+	rec.Line = lineNo
 	switch {
 	case len(line) == 0:
 		rec.Kind = KindBlank
 		rd.open = false
-		return rec, 1, nil
+		return 1, nil
 	case line[0] == '\t':
 		var f Frame
 		var a Arg
@@ -264,27 +264,27 @@ func (rd *Reader) parse(line []byte, lineNo int) (Record, int, error) {
 		}
 		if r1 == okRecord || r2 == okRecord {
 			if !rd.open && rd.Strict {
-				return rec, 0, ErrOrphan
+				return 0, ErrOrphan
 			}
 			rec.Kind = KindTrace
 			rd.args, rd.frames = rd.args[:0], rd.frames[:0]
 			used, err := rd.tail(0, line, lineNo)
 			if err != nil {
-				return rec, 0, err
+				return 0, err
 			}
 			rec.Call.Args, rec.Call.Frames = rd.args, rd.frames
-			return rec, used, nil
+			return used, nil
 		}
 		if rd.Strict {
 			if r1 == badRange {
-				return rec, 0, ErrRange
+				return 0, ErrRange
 			}
 			if r1 != notRecord || r2 != notRecord {
-				return rec, 0, ErrSyntax
+				return 0, ErrSyntax
 			}
 		}
 	case line[0]-'0' < 10:
-		c := &rd.call
+		c := &rec.Call
 		switch parseCall(line, c) {
 		case okRecord:
 			rec.Kind = KindCall
@@ -292,43 +292,42 @@ func (rd *Reader) parse(line []byte, lineNo int) (Record, int, error) {
 			rd.args, rd.frames = rd.args[:0], rd.frames[:0]
 			used, err := rd.tail(1, nil, lineNo)
 			if err != nil {
-				return rec, 0, err
+				return 0, err
 			}
 			c.Args, c.Frames = rd.args, rd.frames
-			rec.Call = *c
-			return rec, used, nil
+			return used, nil
 		case badRange:
 			if rd.Strict {
-				return rec, 0, ErrRange
+				return 0, ErrRange
 			}
 		case badRecord:
 			if rd.Strict {
-				return rec, 0, ErrSyntax
+				return 0, ErrSyntax
 			}
 		}
 	case line[0] == ':':
 		if parseMap(line, &rec.Map) {
 			rec.Kind = KindMemoryMap
 			rd.open = false
-			return rec, 1, nil
+			return 1, nil
 		}
 	case line[0] == '@':
 		if parseContext(line, &rec.Context) {
 			rec.Kind = KindContext
 			rd.open = false
-			return rec, 1, nil
+			return 1, nil
 		}
 	case line[0] == '<':
 		if parseResource(line, &rec.Resource) {
 			rec.Kind = KindResource
 			rd.open = false
-			return rec, 1, nil
+			return 1, nil
 		}
 	case line[0] == '&':
 		if parseAttachment(line, &rec.Attachment) {
 			rec.Kind = KindAttachment
 			rd.open = false
-			return rec, 1, nil
+			return 1, nil
 		}
 	}
 	rec.Kind = KindComment
@@ -336,7 +335,7 @@ func (rd *Reader) parse(line []byte, lineNo int) (Record, int, error) {
 	if !rec.Temporary() {
 		rd.open = false
 	}
-	return rec, 1, nil
+	return 1, nil
 }
 
 // tail collects argument lines, then frame lines, starting with the
