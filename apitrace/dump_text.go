@@ -15,6 +15,11 @@ import (
 // the same digits and exponent form; only NaN and the infinities are spelled
 // differently in C ("nan", "-nan", "inf", "-inf").
 func appendDumpFloat(dst []byte, f float32) []byte {
+	// Fast path: a whole number of at most 7 digits prints as itself
+	// (GL traces are full of 0, 1, -1, 5...). Zero keeps its sign.
+	if i := int32(f); float32(i) == f && i > -10_000_000 && i < 10_000_000 && (i != 0 || !math.Signbit(float64(f))) {
+		return strconv.AppendInt(dst, int64(i), 10)
+	}
 	return appendDumpG(dst, float64(f), 7)
 }
 

@@ -34,6 +34,23 @@ func TestAppendDumpFloat(t *testing.T) {
 	}
 }
 
+// TestAppendDumpFloatFastPath checks the whole-number shortcut against the
+// general %.7g path on every whole float from -2e7 to 2e7 in steps of 7, and
+// around the cut-over.
+func TestAppendDumpFloatFastPath(t *testing.T) {
+	check := func(f float32) {
+		if got, want := string(appendDumpFloat(nil, f)), string(appendDumpG(nil, float64(f), 7)); got != want {
+			t.Fatalf("%v: %q, want %q", f, got, want)
+		}
+	}
+	for i := -20_000_000; i <= 20_000_000; i += 7 {
+		check(float32(i))
+	}
+	for _, f := range []float32{9_999_999, 10_000_000, -9_999_999, -10_000_000, 0.5, -0.5, 1e-30, 2147483647, -2147483648, 4e9} {
+		check(f)
+	}
+}
+
 func TestAppendDumpQuoted(t *testing.T) {
 	for _, tc := range []struct {
 		in   string
