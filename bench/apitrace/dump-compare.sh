@@ -14,6 +14,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 trace=${1:-$root/../shared/fixtures/apitrace/glxgears-20s.trace}
 shift || true
 rounds=${ROUNDS:-7}
+[ -x /usr/bin/time ] || { echo "needs /usr/bin/time (apt-get install time)"; exit 1; }
 command -v apitrace >/dev/null || { echo "apitrace is not installed (apt-get install apitrace)"; exit 1; }
 [ -f "$trace" ] || { echo "no trace at $trace"; exit 1; }
 
@@ -28,11 +29,12 @@ if ! cmp -s "$tmp/want.txt" "$tmp/got.txt"; then
 fi
 echo "identical output: $(wc -c < "$tmp/want.txt") bytes, $(wc -l < "$tmp/want.txt") lines"
 
-now() { date +%s.%N; }
-run() { # prints the wall seconds of one run
-  local t0 t1
-  t0=$(now); "$@" > /dev/null; t1=$(now)
-  echo "$t1 - $t0" | bc -l
+# One run: prints "wall cpu" seconds (cpu = user + sys, less sensitive to
+# other load on the machine than wall time).
+run() {
+  local f; f=$(mktemp)
+  /usr/bin/time -f "%e %U %S" -o "$f" "$@" > /dev/null
+  awk '{printf "%s %.2f\n", $1, $2 + $3}' "$f"; rm -f "$f"
 }
 median() { sort -n | awk '{a[NR]=$1} END {m=(NR%2)?a[(NR+1)/2]:(a[NR/2]+a[NR/2+1])/2; printf "%.3f", m}'; }
 
@@ -41,8 +43,8 @@ for _ in $(seq "$rounds"); do
   run apitrace dump --color=never "$@" "$trace" >> "$tmp/theirs"
   run "$tmp/apitracedump" --color=never "$@" "$trace" >> "$tmp/ours"
 done
-theirs=$(median < "$tmp/theirs")
-ours=$(median < "$tmp/ours")
-echo "apitrace dump --color=never: median ${theirs}s over $rounds runs ($(sort -n "$tmp/theirs" | head -1 | xargs printf %.3f)-$(sort -n "$tmp/theirs" | tail -1 | xargs printf %.3f))"
-echo "apitracedump (Go):           median ${ours}s over $rounds runs ($(sort -n "$tmp/ours" | head -1 | xargs printf %.3f)-$(sort -n "$tmp/ours" | tail -1 | xargs printf %.3f))"
-echo "speed-up: $(echo "$theirs / $ours" | bc -l | xargs printf %.2f)x  ($(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg))"
+tw=$(cut -d' ' -f1 "$tmp/theirs" | median); tc=$(cut -d' ' -f2 "$tmp/theirs" | median)
+ow=$(cut -d' ' -f1 "$tmp/ours" | median); oc=$(cut -d' ' -f2 "$tmp/ours" | median)
+echo "apitrace dump --color=never: median wall ${tw}s, cpu ${tc}s over $rounds runs"
+echo "apitracedump (Go):           median wall ${ow}s, cpu ${oc}s over $rounds runs"
+echo "speed-up: wall $(echo "$tw / $ow" | bc -l | xargs printf %.2f)x, cpu $(echo "$tc / $oc" | bc -l | xargs printf %.2f)x  ($(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg), $(date -u +%F))"
