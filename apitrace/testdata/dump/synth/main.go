@@ -161,6 +161,22 @@ func run(name string) error {
 	if err := call(0, getString, 0, nil, []apitrace.Value{apitrace.Uint(0x1f00)}, str("multi\nline\r\nvendor"), true); err != nil {
 		return err
 	}
+	// Two threads interleaved: call 10 leaves before call 9, so the dump
+	// prints 10 first, and --calls=0-9 stops reading at it.
+	flush := &apitrace.FunctionSig{ID: 19, Name: "glFlush"}
+	if err := w.Write(apitrace.Event{Kind: apitrace.Enter, Thread: 5, Sig: flush}); err != nil {
+		return err
+	}
+	if err := w.Write(apitrace.Event{Kind: apitrace.Enter, Thread: 6, Sig: flush}); err != nil {
+		return err
+	}
+	if err := w.Write(apitrace.Event{Kind: apitrace.Leave, Call: no + 1}); err != nil {
+		return err
+	}
+	if err := w.Write(apitrace.Event{Kind: apitrace.Leave, Call: no}); err != nil {
+		return err
+	}
+	no += 2
 	// Two calls left pending: the dump shows them incomplete, in enter order.
 	pending := &apitrace.FunctionSig{ID: 18, Name: "glFinish"}
 	if err := call(1, pending, 0, nil, nil, apitrace.Value{}, false); err != nil {
