@@ -47,9 +47,3 @@ const (
 	opEnd   = 0x00
 	opTrunc = 0x01
 )
-
-// signedLen is the fewest bytes whose sign extension gives back the w-bit
-// value v: Swift's rule for address operands.
-func signedLen(v uint64, w WordSize) int {
-	return bitfield.SignedLen(bitfield.SignExtend(v, int(w)))
-}

@@ -1,6 +1,7 @@
 package cbf
 
 import (
+	"encoding/binary"
 	"errors"
 	"io"
 	"iter"
@@ -192,7 +193,43 @@ func (z *Reader) Read() (Record, error) {
 		limit = DefaultMaxFrames
 	}
 	frames := z.frames[:0]
+	mask, nbytes := z.mask, z.nbytes
 	for {
+		if z.inRec && z.pending == 0 {
+			// Address frames straight from the buffer while it holds an
+			// instruction byte and a full 8-byte load after it.
+			pos, last, n0 := z.pos, z.last, len(frames)
+			buf := z.buf[:z.end]
+			for pos+9 <= len(buf) && len(frames) < limit {
+				// The constants are the instruction layout's fields
+				// (checked in init); a table lookup or variable shift
+				// here would lengthen the chain from one instruction
+				// byte to the next one's position.
+				op := buf[pos]
+				n := int(op&hotCountMask) + 1
+				if op-hotFirst >= hotSpan || n > nbytes {
+					break
+				}
+				// One arithmetic shift sign-extends the n-byte operand
+				// (bitfield.SignExtend costs three shifts and a branch).
+				v := uint64(int64(binary.BigEndian.Uint64(buf[pos+1:pos+9])) >> (64 - 8*uint(n)))
+				if op&hotAbs == 0 {
+					v += last
+				}
+				v &= mask
+				last = v
+				pos += 1 + n
+				frames = append(frames, Frame{Kind: Kind(op >> hotClassShift), Addr: v})
+			}
+			if len(frames) > n0 {
+				z.pos, z.last = pos, last
+				z.prev, z.hasPrev = frames[len(frames)-1], true
+			}
+			if pos < len(buf) && buf[pos] == opEnd {
+				z.pos, z.inRec = pos+1, false
+				break
+			}
+		}
 		var f Frame
 		if z.pending > 0 {
 			z.pending--
@@ -268,6 +305,26 @@ func (z *Reader) decode() (Frame, error) {
 		z.fill(maxInstr)
 	}
 	b := z.buf[z.pos:z.end]
+	if len(b) >= 9 {
+		// The common case: an address operand that fits the word, with
+		// eight bytes after the instruction byte to load at once.
+		op := b[0]
+		if class := opClass.Get(uint64(op)); class-classPC < 3 {
+			n := int(opCount.Get(uint64(op))) + 1
+			if n <= z.nbytes {
+				v := operand(b, n)
+				if opFlag.Get(uint64(op)) == 0 {
+					v += z.last
+				}
+				v &= z.mask
+				z.last = v
+				z.pos += 1 + n
+				f := Frame{Kind: Kind(class), Addr: v}
+				z.prev, z.hasPrev = f, true
+				return f, nil
+			}
+		}
+	}
 	if len(b) == 0 {
 		// Swift's decoder reads a missing end as a truncated backtrace.
 		return z.short()
@@ -375,4 +432,29 @@ func (z *Reader) count(b []byte) (uint64, bool) {
 		return 0, false
 	}
 	return v, true
+}
+
+// operand returns the n-byte big-endian operand after b[0], sign-extended
+// from its first byte; b holds at least 9 bytes.
+func operand(b []byte, n int) uint64 {
+	x := binary.BigEndian.Uint64(b[1:9]) >> (64 - 8*uint(n))
+	return uint64(bitfield.SignExtend(x, 8*n))
+}
+
+// The instruction layout (opLayout) as constants for the hot loop of
+// Read: pc, ra and async are 0x10-0x3f, class in the top four bits, a in
+// bit 3, operand length-1 in bits 0-2.
+const (
+	hotFirst      = classPC << hotClassShift
+	hotSpan       = 3 << hotClassShift
+	hotClassShift = 4
+	hotAbs        = 1 << 3
+	hotCountMask  = 7
+)
+
+func init() {
+	if opClass.Shift() != hotClassShift || opFlag.Shift() != 3 || opCount.Shift() != 0 ||
+		opCount.Max() != hotCountMask || opClass.Width() != 4 {
+		panic("cbf: hot loop constants disagree with the instruction layout")
+	}
 }

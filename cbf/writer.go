@@ -1,8 +1,11 @@
 package cbf
 
 import (
+	"encoding/binary"
 	"io"
 	"math"
+	"math/bits"
+	"slices"
 
 	"github.com/tracefmt/tracefmt/bitfield"
 )
@@ -17,6 +20,7 @@ const MaxRepeatRun = 1 << 20
 type encoder struct {
 	word    WordSize
 	mask    uint64
+	shift   uint  // 64 - word size
 	state   uint8 // encIdle, encOpen, encTrunc
 	last    uint64
 	prev    Frame
@@ -37,7 +41,7 @@ func (e *encoder) begin(dst []byte, w WordSize) ([]byte, error) {
 	if e.state == encOpen {
 		return dst, ErrState
 	}
-	*e = encoder{word: w, mask: w.mask(), state: encOpen}
+	*e = encoder{word: w, mask: w.mask(), shift: 64 - uint(w), state: encOpen}
 	info, _ := infoLayout.Pack(0, w.code())
 	return append(dst, byte(info)), nil
 }
@@ -45,6 +49,21 @@ func (e *encoder) begin(dst []byte, w WordSize) ([]byte, error) {
 func (e *encoder) frame(dst []byte, f Frame) ([]byte, error) {
 	if e.state != encOpen {
 		return dst, ErrState
+	}
+	if f.Kind-PC < 3 {
+		// pc, ra, async: the common case first.
+		if f.Addr > e.mask {
+			return dst, ErrAddr
+		}
+		f.Count = 0
+		if e.hasPrev && f == e.prev {
+			return dst, e.repeat()
+		}
+		if e.run > 0 {
+			dst = e.flush(dst)
+		}
+		e.prev, e.hasPrev = f, true
+		return e.addr(dst, f.Kind, f.Addr), nil
 	}
 	f = f.norm()
 	switch f.Kind {
@@ -81,34 +100,118 @@ func (e *encoder) frame(dst []byte, f Frame) ([]byte, error) {
 	// Swift's encoder compares each frame with the one before and counts
 	// the run of equal ones.
 	if e.hasPrev && f == e.prev {
-		if e.run == math.MaxInt64 {
-			return dst, ErrOverflow
-		}
-		e.run++
-		return dst, nil
+		return dst, e.repeat()
 	}
 	dst = e.flush(dst)
 	e.prev, e.hasPrev = f, true
-	if f.Kind == Omitted {
-		if f.Count <= 31 {
-			op, _ := omitLayout.Pack(1, 0, f.Count-1)
-			return append(dst, byte(op)), nil
-		}
-		n := bitfield.UnsignedLen(f.Count)
-		op, _ := omitLayout.Pack(1, 1, uint64(n-1))
-		return bitfield.AppendBigEndian(append(dst, byte(op)), f.Count, n), nil
+	if f.Count <= 31 {
+		op, _ := omitLayout.Pack(1, 0, f.Count-1)
+		return append(dst, byte(op)), nil
 	}
-	// Absolute only when strictly shorter than the delta: the first frame,
-	// relative to 0, is therefore always relative.
-	delta := (f.Addr - e.last) & e.mask
-	nAbs, nRel := signedLen(f.Addr, e.word), signedLen(delta, e.word)
-	e.last = f.Addr
-	v, n, abs := delta, nRel, uint64(0)
+	n := bitfield.UnsignedLen(f.Count)
+	op, _ := omitLayout.Pack(1, 1, uint64(n-1))
+	return bitfield.AppendBigEndian(append(dst, byte(op)), f.Count, n), nil
+}
+
+func (e *encoder) repeat() error {
+	if e.run == math.MaxInt64 {
+		return ErrOverflow
+	}
+	e.run++
+	return nil
+}
+
+// addr appends an address frame of kind k. Absolute only when strictly
+// shorter than the delta: the first frame, relative to 0, is therefore
+// always relative.
+func (e *encoder) addr(dst []byte, k Kind, a uint64) []byte {
+	delta := (a - e.last) & e.mask
+	nAbs, nRel := e.signedLen(a), e.signedLen(delta)
+	e.last = a
+	v, n, abs := delta, nRel, 0
 	if nAbs < nRel {
-		v, n, abs = f.Addr, nAbs, 1
+		v, n, abs = a, nAbs, 1
 	}
-	op, _ := opLayout.Pack(uint64(f.Kind), abs, uint64(n-1))
-	return bitfield.AppendBigEndian(append(dst, byte(op)), v, n), nil
+	return putAddr(slices.Grow(dst, 9), addrOps[k&3][abs][n&15], v, n)
+}
+
+// putAddr appends the instruction byte op and the low n bytes of v, big
+// endian; dst must have room for 9 more bytes. It stores eight bytes with
+// the operand's n first and keeps n: one store instead of
+// bitfield.AppendBigEndian's byte loop.
+func putAddr(dst []byte, op byte, v uint64, n int) []byte {
+	i := len(dst)
+	b := dst[i : i+9]
+	b[0] = op
+	binary.BigEndian.PutUint64(b[1:9], v<<(64-8*uint(n)))
+	return dst[:i+1+n]
+}
+
+// frames encodes fs: address frames that differ from the one before in a
+// loop that keeps the encoder's state in registers, anything else through
+// frame.
+func (e *encoder) frames(dst []byte, fs []Frame) ([]byte, error) {
+	if e.state != encOpen {
+		return dst, ErrState
+	}
+	last, mask, shift := e.last, e.mask, e.shift
+	// prev is the zero Frame, which no address frame equals, until the
+	// record has a frame; run is 0 throughout the fast path.
+	prev, run := e.prev, e.run
+	// Room for the longest address frame each, so putAddr need not check.
+	dst = slices.Grow(dst, 9*len(fs))
+	for i := range fs {
+		f := &fs[i]
+		if f.Kind-PC < 3 && f.Addr <= mask && run == 0 && (f.Kind != prev.Kind || f.Addr != prev.Addr) {
+			a := f.Addr
+			delta := (a - last) & mask
+			sa, sd := int64(a<<shift)>>shift, int64(delta<<shift)>>shift
+			nAbs := (bits.Len64(uint64(sa^(sa>>63))) + 8) >> 3
+			nRel := (bits.Len64(uint64(sd^(sd>>63))) + 8) >> 3
+			last = a
+			prev = Frame{Kind: f.Kind, Addr: a}
+			if nAbs < nRel {
+				dst = putAddr(dst, addrOps[f.Kind&3][1][nAbs&15], a, nAbs)
+			} else {
+				dst = putAddr(dst, addrOps[f.Kind&3][0][nRel&15], delta, nRel)
+			}
+			continue
+		}
+		e.last, e.prev, e.hasPrev = last, prev, prev.Kind != 0
+		var err error
+		if dst, err = e.frame(dst, *f); err != nil {
+			return dst, err
+		}
+		last, prev, run = e.last, e.prev, e.run
+	}
+	e.last, e.prev, e.hasPrev = last, prev, prev.Kind != 0
+	return dst, nil
+}
+
+// signedLen is the fewest bytes whose sign extension gives back the
+// word-sized v: Swift's rule for address operands (bitfield.SignedLen of
+// the sign-extended word, without its loop).
+func (e *encoder) signedLen(v uint64) int {
+	s := int64(v<<e.shift) >> e.shift
+	return (bits.Len64(uint64(s^(s>>63))) + 8) >> 3
+}
+
+// addrOps[kind][a][n] is the instruction byte of an address frame of that
+// kind with an n-byte operand, absolute when a is 1.
+var addrOps [4][2][16]byte
+
+func init() {
+	for k := PC; k <= Async; k++ {
+		for abs := range 2 {
+			for n := 1; n <= 8; n++ {
+				op, ok := opLayout.Pack(uint64(k), uint64(abs), uint64(n-1))
+				if !ok {
+					panic("cbf: instruction layout")
+				}
+				addrOps[k][abs][n] = byte(op)
+			}
+		}
+	}
 }
 
 // flush writes the pending run of repeats.
@@ -147,8 +250,8 @@ func (e *encoder) end(dst []byte) ([]byte, error) {
 func Append(dst []byte, w WordSize, frames []Frame) ([]byte, error) {
 	var e encoder
 	dst, err := e.begin(dst, w)
-	for i := 0; err == nil && i < len(frames); i++ {
-		dst, err = e.frame(dst, frames[i])
+	if err == nil {
+		dst, err = e.frames(dst, frames)
 	}
 	if err == nil {
 		dst, err = e.end(dst)
@@ -231,10 +334,10 @@ func (z *Writer) Write(rec Record) error {
 	if err := z.Begin(rec.Word); err != nil {
 		return err
 	}
-	for _, f := range rec.Frames {
-		if err := z.WriteFrame(f); err != nil {
-			return err
-		}
+	var err error
+	z.buf, err = z.enc.frames(z.buf, rec.Frames)
+	if err = z.check(err); err != nil {
+		return err
 	}
 	return z.End()
 }

@@ -1,0 +1,230 @@
+package cbf
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// Realistic 64-bit backtraces: runtime.Callers of real Go stacks, captured
+// at the bottom of recursions through several functions, inside sort,
+// encoding/json and fmt callbacks, and on fresh goroutines.
+
+var (
+	stacksOnce sync.Once
+	stacks     [][]uintptr
+)
+
+func capture() {
+	pcs := make([]uintptr, 64)
+	pcs = pcs[:runtime.Callers(1, pcs)]
+	stacks = append(stacks, pcs)
+}
+
+//go:noinline
+func recA(n int, path string) {
+	if n == 0 {
+		capture()
+		return
+	}
+	switch path[n%len(path)] {
+	case 'a':
+		recA(n-1, path)
+	case 'b':
+		recB(n-1, path)
+	default:
+		recC(n-1, path)
+	}
+}
+
+//go:noinline
+func recB(n int, path string) { recA(n, path) }
+
+//go:noinline
+func recC(n int, path string) {
+	if n%3 == 0 {
+		recB(n, path)
+		return
+	}
+	recA(n, path)
+}
+
+type captureOnMarshal struct{}
+
+func (captureOnMarshal) MarshalJSON() ([]byte, error) { capture(); return []byte("1"), nil }
+
+type captureOnString struct{}
+
+func (captureOnString) String() string { capture(); return "" }
+
+func realStacks() [][]uintptr {
+	stacksOnce.Do(func() {
+		paths := []string{"a", "ab", "abc", "cab", "bbca", "acbcab"}
+		for depth := 1; depth <= 40; depth += 3 {
+			for _, p := range paths {
+				recA(depth, p)
+			}
+		}
+		for i := 0; i < 5; i++ {
+			s := []int{5, 3, 1, 4}
+			sort.Slice(s, func(a, b int) bool { capture(); return s[a] < s[b] })
+			json.Marshal(map[string]any{"x": []any{captureOnMarshal{}}})
+			_ = fmt.Sprint(captureOnString{})
+		}
+		var wg sync.WaitGroup
+		var mu sync.Mutex
+		for i := 0; i < 8; i++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				mu.Lock()
+				recA(i*2, "abc")
+				mu.Unlock()
+			}()
+		}
+		wg.Wait()
+	})
+	return stacks
+}
+
+// corpus concatenates records of the real stacks until it holds at least
+// size bytes; it returns the data, the record count and the frame count.
+func corpus(tb testing.TB, size int) ([]byte, int, int) {
+	var data []byte
+	recs, frames := 0, 0
+	for len(data) < size {
+		for _, pcs := range realStacks() {
+			var err error
+			if data, err = AppendUintptrs(data, pcs); err != nil {
+				tb.Fatal(err)
+			}
+			recs++
+			frames += len(pcs)
+		}
+	}
+	return data, recs, frames
+}
+
+func BenchmarkReader(b *testing.B) {
+	data, recs, frames := corpus(b, 1<<20)
+	b.Run("Read", func(b *testing.B) {
+		r := NewReader(nil)
+		br := bytes.NewReader(data)
+		b.SetBytes(int64(len(data)))
+		b.ReportAllocs()
+		start := cpuTime()
+		for i := 0; i < b.N; i++ {
+			br.Reset(data)
+			r.Reset(br)
+			for {
+				if _, err := r.Read(); err != nil {
+					if err != io.EOF {
+						b.Fatal(err)
+					}
+					break
+				}
+			}
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(frames)/float64(b.N), "ns/frame")
+		b.ReportMetric(float64(recs), "records/op")
+		cpuMBs(b, start, len(data))
+	})
+	b.Run("Frame", func(b *testing.B) {
+		r := NewReader(nil)
+		br := bytes.NewReader(data)
+		b.SetBytes(int64(len(data)))
+		b.ReportAllocs()
+		start := cpuTime()
+		for i := 0; i < b.N; i++ {
+			br.Reset(data)
+			r.Reset(br)
+			for {
+				if _, err := r.Next(); err != nil {
+					break
+				}
+				for {
+					if _, err := r.Frame(); err != nil {
+						break
+					}
+				}
+			}
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(frames)/float64(b.N), "ns/frame")
+		cpuMBs(b, start, len(data))
+	})
+}
+
+func BenchmarkWriter(b *testing.B) {
+	data, _, frames := corpus(b, 1<<20)
+	var recsIn [][]Frame
+	for _, pcs := range realStacks() {
+		recsIn = append(recsIn, FromUintptrs(nil, RA, pcs))
+	}
+	reps := frames / countFrames(recsIn)
+	b.Run("Writer", func(b *testing.B) {
+		w := NewWriter(io.Discard)
+		b.SetBytes(int64(len(data)))
+		b.ReportAllocs()
+		start := cpuTime()
+		for i := 0; i < b.N; i++ {
+			for range reps {
+				for _, fr := range recsIn {
+					if err := w.Write(Record{Word: Word64, Frames: fr}); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+			w.Flush()
+		}
+		cpuMBs(b, start, len(data))
+	})
+	b.Run("AppendUintptrs", func(b *testing.B) {
+		buf := make([]byte, 0, len(data))
+		b.SetBytes(int64(len(data)))
+		b.ReportAllocs()
+		start := cpuTime()
+		for i := 0; i < b.N; i++ {
+			buf = buf[:0]
+			for range reps {
+				for _, pcs := range realStacks() {
+					buf, _ = AppendUintptrs(buf, pcs)
+				}
+			}
+		}
+		cpuMBs(b, start, len(data))
+	})
+}
+
+// cpuMBs reports the throughput against the CPU time used since start.
+func cpuMBs(b *testing.B, start time.Duration, bytes int) {
+	if d := cpuTime() - start; d > 0 {
+		b.ReportMetric(float64(bytes)*float64(b.N)/d.Seconds()/1e6, "cpu-MB/s")
+	}
+}
+
+func countFrames(recs [][]Frame) int {
+	n := 0
+	for _, r := range recs {
+		n += len(r)
+	}
+	return n
+}
+
+// TestBytesPerFrame logs the size of the real Go stacks in CBF against
+// 8-byte words; it fails only if CBF were larger than raw words.
+func TestBytesPerFrame(t *testing.T) {
+	data, recs, frames := corpus(t, 1)
+	t.Logf("runtime.Callers: %d records, %d frames, %d bytes: %.2f bytes/frame, %.3f of 8-byte words",
+		recs, frames, len(data), float64(len(data))/float64(frames), float64(len(data))/float64(8*frames))
+	if len(data) >= 8*frames {
+		t.Errorf("CBF %d bytes for %d frames", len(data), frames)
+	}
+	_ = strings.Repeat
+}
