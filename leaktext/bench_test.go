@@ -1,6 +1,7 @@
 package leaktext
 
 import (
+	"bufio"
 	"bytes"
 	"io"
 	"os"
@@ -132,5 +133,23 @@ func BenchmarkPostProcess(b *testing.B) {
 		if err := PostProcess(io.Discard, rep, Options{Leaks: true, Compress: true}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkScanLines is the floor the reader is measured against: a
+// bufio.Scanner splitting the same input into lines and nothing else.
+func BenchmarkScanLines(b *testing.B) {
+	for _, name := range []string{"generated-x86_64/multi.txt", "upstream-v2.0/context.txt"} {
+		data := bigReport(b, name, 32<<20)
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			for i := 0; i < b.N; i++ {
+				sc := bufio.NewScanner(bytes.NewReader(data))
+				n := 0
+				for sc.Scan() {
+					n++
+				}
+			}
+		})
 	}
 }

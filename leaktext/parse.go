@@ -16,7 +16,8 @@ const (
 	okRecord
 )
 
-// hexDigit maps a byte to its hex value, or to 0xff when it is none.
+// hexDigit maps a byte to its hex value, with 0x40 added for upper-case
+// letters, or to 0xff when it is no hex digit.
 var hexDigit = func() (t [256]byte) {
 	for i := range t {
 		t[i] = 0xff
@@ -26,7 +27,7 @@ var hexDigit = func() (t [256]byte) {
 	}
 	for c := 'a'; c <= 'f'; c++ {
 		t[c] = byte(c-'a') + 10
-		t[c-'a'+'A'] = byte(c-'a') + 10
+		t[c-'a'+'A'] = byte(c-'a') + 10 | 0x40
 	}
 	return t
 }()
@@ -37,22 +38,22 @@ func isHex(c byte) bool { return hexDigit[c] != 0xff }
 // whether they are canonical (lower case, no leading zero) and whether the
 // value overflowed 64 bits.
 func scanHex(b []byte) (v uint64, n int, canon, over bool) {
-	canon = true
+	var seen byte
 	for ; n < len(b); n++ {
 		d := hexDigit[b[n]]
 		if d == 0xff {
 			break
 		}
-		if d >= 10 && b[n] < 'a' {
-			canon = false
-		}
-		if v>>60 != 0 {
-			over = true
-		}
-		v = v<<4 | uint64(d)
+		seen |= d
+		v = v<<4 | uint64(d&0x0f)
 	}
-	if n > 1 && b[0] == '0' {
-		canon = false
+	canon = seen&0x40 == 0 && (n < 2 || b[0] != '0')
+	if n > 16 {
+		lead := 0
+		for lead < n && b[lead] == '0' {
+			lead++
+		}
+		over = n-lead > 16
 	}
 	return
 }
