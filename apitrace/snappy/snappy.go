@@ -78,6 +78,10 @@ func Decode(dst, src []byte, limit int) ([]byte, error) {
 }
 
 // decode fills dst exactly from the elements in src.
+//
+// The fast paths move eight bytes at a time with plain loads and stores, so
+// they need slack after the element in dst (and in src for literals); the
+// few elements near the end of a block take the careful path.
 func decode(dst, src []byte) error {
 	var d, s int
 	for s < len(src) {
@@ -86,6 +90,15 @@ func decode(dst, src []byte) error {
 		switch tag & 3 {
 		case tagLiteral:
 			x := uint32(tag >> 2)
+			if x < 16 && len(src)-s >= 17 && len(dst)-d >= 16 {
+				// A literal of at most 16 bytes: two 8-byte moves.
+				in, out := src[s+1:s+17], dst[d:d+16]
+				binary.LittleEndian.PutUint64(out, binary.LittleEndian.Uint64(in))
+				binary.LittleEndian.PutUint64(out[8:], binary.LittleEndian.Uint64(in[8:]))
+				d += int(x) + 1
+				s += int(x) + 2
+				continue
+			}
 			switch {
 			case x < 60:
 				s++
@@ -129,6 +142,16 @@ func decode(dst, src []byte) error {
 			}
 			length = 4 + int(tag>>2)&7
 			offset = int(tag&0xe0)<<3 | int(src[s-1])
+			if offset >= 8 && offset <= d && len(dst)-d >= 16 {
+				// The most frequent element: 4 to 11 bytes from close by.
+				a, out := dst[d-offset:d-offset+16], dst[d:d+16]
+				binary.LittleEndian.PutUint64(out, binary.LittleEndian.Uint64(a))
+				if length > 8 {
+					binary.LittleEndian.PutUint64(out[8:], binary.LittleEndian.Uint64(a[8:]))
+				}
+				d += length
+				continue
+			}
 		case tagCopy2:
 			s += 3
 			if uint(s) > uint(len(src)) {
@@ -136,6 +159,22 @@ func decode(dst, src []byte) error {
 			}
 			length = 1 + int(tag>>2)
 			offset = int(binary.LittleEndian.Uint16(src[s-2:]))
+			if offset >= length && offset <= d && len(dst)-d >= length {
+				// No overlap: one move (memmove's wide registers win
+				// over 8-byte words for the long copies here).
+				if length <= 16 && len(dst)-d >= 16 {
+					a, out := dst[d-offset:d-offset+16], dst[d:d+16]
+					x, y := binary.LittleEndian.Uint64(a), binary.LittleEndian.Uint64(a[8:])
+					binary.LittleEndian.PutUint64(out, x)
+					if length > 8 {
+						binary.LittleEndian.PutUint64(out[8:], y)
+					}
+				} else {
+					copy(dst[d:d+length], dst[d-offset:d-offset+length])
+				}
+				d += length
+				continue
+			}
 		default:
 			s += 5
 			if uint(s) > uint(len(src)) {
@@ -144,23 +183,54 @@ func decode(dst, src []byte) error {
 			length = 1 + int(tag>>2)
 			offset = int(binary.LittleEndian.Uint32(src[s-4:]))
 		}
-		if offset <= 0 || offset > d || length > len(dst)-d {
+		// One unsigned compare rejects offset 0 and offsets reaching
+		// before the start.
+		if uint(d-offset) >= uint(d) || length > len(dst)-d {
 			return ErrCorrupt
+		}
+		if length <= 16 && offset >= 8 && len(dst)-d >= 16 {
+			// Short copies (most of them) in one or two 8-byte moves.
+			a, out := dst[d-offset:d-offset+16], dst[d:d+16]
+			switch {
+			case length <= 8:
+				binary.LittleEndian.PutUint64(out, binary.LittleEndian.Uint64(a))
+			case offset >= 16:
+				// Both loads first: neither reads what a store writes.
+				x, y := binary.LittleEndian.Uint64(a), binary.LittleEndian.Uint64(a[8:])
+				binary.LittleEndian.PutUint64(out, x)
+				binary.LittleEndian.PutUint64(out[8:], y)
+			default:
+				// The second load reads part of what the first store
+				// wrote, which is final by then.
+				binary.LittleEndian.PutUint64(out, binary.LittleEndian.Uint64(a))
+				binary.LittleEndian.PutUint64(out[8:], binary.LittleEndian.Uint64(a[8:]))
+			}
+			d += length
+			continue
 		}
 		if offset >= length {
 			copy(dst[d:d+length], dst[d-offset:])
 			d += length
 			continue
 		}
-		// Overlapping copy: the source repeats with period offset. Copy
-		// the period once, then double the copied run each time.
+		if offset >= 8 && len(dst)-d >= length+8 {
+			// Every 8-byte load reads bytes at least 8 back, all final
+			// already, so the words may overlap what they write. The
+			// last store may run up to 7 bytes past the copy, into
+			// output still to be written.
+			for k := 0; k < length; k += 8 {
+				binary.LittleEndian.PutUint64(dst[d+k:], binary.LittleEndian.Uint64(dst[d+k-offset:]))
+			}
+			d += length
+			continue
+		}
+		// Overlapping copy: the output repeats with period offset. Copy
+		// the period, then twice as much from the same start, and so on.
 		end := d + length
 		for d < end {
 			d += copy(dst[d:end], dst[d-offset:d])
 			offset += offset
 		}
-		// offset doubling is only a local trick: d-offset always stays at
-		// the start of the repeated pattern because the run is periodic.
 	}
 	if d != len(dst) {
 		return ErrCorrupt

@@ -1,0 +1,190 @@
+// Package apitrace_test measures the apitrace package against its peers:
+// our snappy block codec side by side with github.com/golang/snappy (which
+// decodes with assembly on amd64 and arm64).
+package apitrace_test
+
+import (
+	"bytes"
+	"encoding/binary"
+	"os"
+	"path/filepath"
+	"runtime"
+	"syscall"
+	"testing"
+	"time"
+	"unsafe"
+
+	golang "github.com/golang/snappy"
+	ours "github.com/tracefmt/tracefmt/apitrace/snappy"
+)
+
+// blocks returns the snappy blocks of real traces: the chunks apitrace's
+// tracer compressed (google/snappy), from the big benchmark trace when it
+// is there and from the package's committed test traces.
+func blocks(tb testing.TB) map[string][][]byte {
+	out := map[string][][]byte{}
+	add := func(name, path string) {
+		data, err := os.ReadFile(path)
+		if err != nil || !bytes.HasPrefix(data, []byte("at")) {
+			return
+		}
+		for rest := data[2:]; len(rest) >= 4; {
+			n := binary.LittleEndian.Uint32(rest)
+			if n == 0 || int(n) > len(rest)-4 {
+				break
+			}
+			out[name] = append(out[name], rest[4:4+n])
+			rest = rest[4+n:]
+		}
+	}
+	add("glxgears-20s", filepath.Join("..", "..", "..", "shared", "fixtures", "apitrace", "glxgears-20s.trace"))
+	add("tri_glsl", filepath.Join("..", "..", "apitrace", "testdata", "tri_glsl.trace"))
+	add("glxinfo-brief", filepath.Join("..", "..", "apitrace", "testdata", "glxinfo-brief.trace"))
+	if len(out) == 0 {
+		tb.Skip("no traces found")
+	}
+	return out
+}
+
+func size(blks [][]byte) int64 {
+	var n int64
+	for _, b := range blks {
+		l, _ := golang.DecodedLen(b)
+		n += int64(l)
+	}
+	return n
+}
+
+// TestAgree checks that both decoders give the same bytes for the real
+// blocks and for each other's encodings.
+func TestAgree(t *testing.T) {
+	var enc ours.Encoder
+	for name, blks := range blocks(t) {
+		for i, b := range blks {
+			want, err := golang.Decode(nil, b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := ours.Decode(nil, b, 0)
+			if err != nil || !bytes.Equal(got, want) {
+				t.Fatalf("%s block %d: ours differs (%v)", name, i, err)
+			}
+			theirs, err := golang.Decode(nil, enc.Encode(nil, want))
+			if err != nil || !bytes.Equal(theirs, want) {
+				t.Fatalf("%s block %d: golang/snappy cannot read our encoding (%v)", name, i, err)
+			}
+			back, err := ours.Decode(nil, golang.Encode(nil, want), 0)
+			if err != nil || !bytes.Equal(back, want) {
+				t.Fatalf("%s block %d: we cannot read golang/snappy's encoding (%v)", name, i, err)
+			}
+		}
+	}
+}
+
+func BenchmarkDecode(b *testing.B) {
+	for name, blks := range blocks(b) {
+		dst := make([]byte, 0, 2<<20)
+		b.Run(name+"/ours", func(b *testing.B) {
+			b.SetBytes(size(blks))
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				for _, blk := range blks {
+					if _, err := ours.Decode(dst, blk, 0); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+		})
+		b.Run(name+"/golang", func(b *testing.B) {
+			b.SetBytes(size(blks))
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				for _, blk := range blks {
+					if _, err := golang.Decode(dst[:cap(dst)], blk); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkEncode(b *testing.B) {
+	for name, blks := range blocks(b) {
+		var raw [][]byte
+		for _, blk := range blks {
+			r, _ := golang.Decode(nil, blk)
+			raw = append(raw, r)
+		}
+		dst := make([]byte, 0, 3<<20)
+		var enc ours.Encoder
+		b.Run(name+"/ours", func(b *testing.B) {
+			b.SetBytes(size(blks))
+			b.ReportAllocs()
+			out := 0
+			for i := 0; i < b.N; i++ {
+				out = 0
+				for _, r := range raw {
+					out += len(enc.Encode(dst[:0], r))
+				}
+			}
+			b.ReportMetric(float64(out)/float64(size(blks)), "ratio")
+		})
+		b.Run(name+"/golang", func(b *testing.B) {
+			b.SetBytes(size(blks))
+			b.ReportAllocs()
+			out := 0
+			for i := 0; i < b.N; i++ {
+				out = 0
+				for _, r := range raw {
+					out += len(golang.Encode(dst[:cap(dst)], r))
+				}
+			}
+			b.ReportMetric(float64(out)/float64(size(blks)), "ratio")
+		})
+	}
+}
+
+// threadCPU returns the CPU time the calling OS thread has used: unlike
+// wall time it does not count the time other jobs on the shared machine
+// hold the core.
+func threadCPU() time.Duration {
+	var ts syscall.Timespec
+	const clockThreadCPUTimeID = 3
+	syscall.Syscall(syscall.SYS_CLOCK_GETTIME, clockThreadCPUTimeID, uintptr(unsafe.Pointer(&ts)), 0)
+	return time.Duration(ts.Nano())
+}
+
+// BenchmarkDecodeSideBySide alternates the two decoders block by block on
+// one locked thread and times each by the thread's CPU time, so that the
+// load of the shared 2-core machine falls on neither, and reports the
+// throughput ratio ours/golang.
+func BenchmarkDecodeSideBySide(b *testing.B) {
+	for name, blks := range blocks(b) {
+		b.Run(name, func(b *testing.B) {
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			dst := make([]byte, 0, 2<<20)
+			var tOurs, tGolang time.Duration
+			for i := 0; i < b.N; i++ {
+				for _, blk := range blks {
+					t0 := threadCPU()
+					if _, err := ours.Decode(dst, blk, 0); err != nil {
+						b.Fatal(err)
+					}
+					t1 := threadCPU()
+					if _, err := golang.Decode(dst[:cap(dst)], blk); err != nil {
+						b.Fatal(err)
+					}
+					t2 := threadCPU()
+					tOurs += t1 - t0
+					tGolang += t2 - t1
+				}
+			}
+			n := float64(size(blks)) * float64(b.N)
+			b.ReportMetric(n/tOurs.Seconds()/1e6, "ours-MB/s")
+			b.ReportMetric(n/tGolang.Seconds()/1e6, "golang-MB/s")
+			b.ReportMetric(tGolang.Seconds()/tOurs.Seconds(), "ratio")
+		})
+	}
+}
