@@ -25,6 +25,9 @@ const HeaderLen = 16
 
 const minBuf = 64 << 10
 
+// maxPlainArgs is the most arguments of any event type.
+const maxPlainArgs = 5
+
 // Reader reads the events of a binary trace, in stream order.
 //
 // Events returned by Read point into the Reader's buffers and are valid
@@ -40,6 +43,7 @@ type Reader struct {
 	source
 	v      Version
 	tab    *table
+	plain  [maxPlainArgs]uint64 // Args of events without frames or data
 	args   []uint64
 	widths []uint8
 	need   int // bytes the event being decoded still lacks, at least
@@ -197,32 +201,36 @@ func (r *Reader) Read() (Event, error) {
 	for {
 		r.need = 1
 		if b := r.buf[r.pos:r.end]; len(b) > 0 {
-			k := r.tab.kind[b[0]]
-			if k == kValid {
-				// The common case: an event of plain arguments, each
-				// decoded in line when it is one byte long.
-				na := int(r.tab.nargs[b[0]])
-				args := r.args[:0]
+			if t := b[0]; r.tab.kind[t] == kValid {
+				// The common case: an event of at most maxPlainArgs plain
+				// arguments, each decoded in line when one byte long.
+				args := r.plain[:r.tab.nargs[t]]
 				p := 1
 				i := 0
-				for ; i < na && p < len(b); i++ {
+				for ; i < len(args) && p < len(b); i++ {
 					c := b[p]
 					if c < 0x80 {
-						args = append(args, uint64(c))
+						args[i] = uint64(c)
 						p++
 						continue
+					}
+					if p+1 < len(b) {
+						if c2 := b[p+1]; c2 < 0x80 && c2 != 0 {
+							args[i] = uint64(c&0x7f) | uint64(c2)<<7
+							p += 2
+							continue
+						}
 					}
 					v, n := varint.Consume(b[p:])
 					if n <= 0 || b[p+n-1] == 0 {
 						break // short, overflowing or padded: the careful path
 					}
-					args = append(args, v)
+					args[i] = v
 					p += n
 				}
-				r.args = args
-				if i == na {
+				if i == len(args) {
 					r.pos += p
-					return Event{Version: r.v, Type: EventType(b[0]), Args: args}, nil
+					return Event{Version: r.v, Type: EventType(t), Args: args}, nil
 				}
 			}
 			ev, n, err := r.decode(b)

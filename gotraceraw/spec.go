@@ -312,6 +312,27 @@ type table struct {
 	nargs [256]uint8
 	kind  [256]uint8
 	names map[string]EventType
+	hash  [256][]EventType // types by nameHash, for lookup
+}
+
+// nameHash picks the bucket of an event name in table.hash.
+func nameHash(name []byte) uint8 {
+	n := len(name)
+	if n == 0 {
+		return 0
+	}
+	return uint8(n*8) ^ name[0] ^ name[n-1]<<1 ^ name[n/2]<<2
+}
+
+// lookup returns the type named name, as names[name] would, without
+// hashing the whole name.
+func (tab *table) lookup(name []byte) (EventType, bool) {
+	for _, t := range tab.hash[nameHash(name)] {
+		if string(name) == specs[t].Name {
+			return t, true
+		}
+	}
+	return EvNone, false
 }
 
 var tables = func() (m [Go126 + 1]*table) {
@@ -331,6 +352,8 @@ var tables = func() (m [Go126 + 1]*table) {
 				tab.kind[t] |= kData
 			}
 			tab.names[s.Name] = EventType(t)
+			h := nameHash([]byte(s.Name))
+			tab.hash[h] = append(tab.hash[h], EventType(t))
 		}
 		m[v] = tab
 	}

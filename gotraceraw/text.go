@@ -342,7 +342,7 @@ func (r *TextReader) Read() (Event, error) {
 	}
 	i := skipSpace(l, 0)
 	j := tokenEnd(l, i)
-	t, ok := r.tab.names[string(l[i:j])]
+	t, ok := r.tab.lookup(l[i:j])
 	if !ok {
 		return Event{}, r.fail(fmt.Errorf("%w %q in a %v trace", ErrEventType, l[i:j], r.v))
 	}
@@ -423,8 +423,49 @@ func (r *TextReader) All() iter.Seq2[Event, error] {
 
 // parseArgs appends to args the values of "name=value" tokens of l, which
 // must carry exactly the given names in order, and nothing but white space
-// after them.
+// after them. It reads the usual form in one pass and leaves everything
+// else, errors included, to parseArgsSlow.
 func parseArgs(args []uint64, l []byte, names []string) ([]uint64, error) {
+	base := len(args)
+	i := 0
+	for _, name := range names {
+		for i < len(l) && (l[i] == ' ' || l[i] == '\t') {
+			i++
+		}
+		n := len(name)
+		if len(l)-i <= n || string(l[i:i+n]) != name || l[i+n] != '=' {
+			return parseArgsSlow(args[:base], l, names)
+		}
+		j := i + n + 1
+		start := j
+		var v uint64
+		for j < len(l) && j-start < 19 { // 19 digits cannot overflow
+			d := l[j] - '0'
+			if d > 9 {
+				break
+			}
+			v = v*10 + uint64(d)
+			j++
+		}
+		if j == start || (j < len(l) && l[j] != ' ' && l[j] != '\t') {
+			return parseArgsSlow(args[:base], l, names)
+		}
+		args = append(args, v)
+		i = j
+	}
+	for i < len(l) && (l[i] == ' ' || l[i] == '\t') {
+		i++
+	}
+	if i != len(l) {
+		return parseArgsSlow(args[:base], l, names)
+	}
+	return args, nil
+}
+
+// parseArgsSlow appends to args the values of "name=value" tokens of l, which
+// must carry exactly the given names in order, and nothing but white space
+// after them.
+func parseArgsSlow(args []uint64, l []byte, names []string) ([]uint64, error) {
 	i := 0
 	for _, name := range names {
 		i = skipSpace(l, i)

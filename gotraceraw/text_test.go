@@ -223,3 +223,30 @@ func TestTextWriterIdentity(t *testing.T) {
 		t.Error("CR in output")
 	}
 }
+
+// TestLookup checks the text readers' name lookup against the tables.
+func TestLookup(t *testing.T) {
+	for _, v := range Versions {
+		n := 0
+		for _, typ := range v.Types() {
+			s, _ := v.Spec(typ)
+			got, ok := v.table().lookup([]byte(s.Name))
+			if !ok || got != typ {
+				t.Errorf("%v: lookup(%q) = %v, %v", v, s.Name, got, ok)
+			}
+			if got2, ok := v.Lookup(s.Name); !ok || got2 != typ {
+				t.Errorf("%v: Lookup(%q) = %v, %v", v, s.Name, got2, ok)
+			}
+			n++
+		}
+		for _, bad := range []string{"", "Stack ", "stack", "GoStar", "GoStartX", "EndOfGeneration"} {
+			if typ, ok := v.table().lookup([]byte(bad)); ok && (bad != "EndOfGeneration" || v != Go126) {
+				t.Errorf("%v: lookup(%q) = %v", v, bad, typ)
+			}
+		}
+		want := map[Version]int{Go122: 44, Go123: 58, Go125: 60, Go126: 61}[v]
+		if n != want {
+			t.Errorf("%v has %d types, want %d", v, n, want)
+		}
+	}
+}

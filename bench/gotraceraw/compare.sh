@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Measures gotraceraw against Go's own internal/trace/raw side by side on a
+# large trace: wire reader, text reader, text writer, wire writer.
+#
+#   bench/gotraceraw/compare.sh [TRACE] [BENCHTIME]
+#
+# Without TRACE it records one (about 4.8 million events, 27 MB) with
+# largeprog into $WORK. Go's raw, tracev2 and version packages are copied
+# from $(go env GOROOT) into a temporary module under $WORK at run time
+# (never committed), with their imports rewritten, next to peer_test.go.
+# Env: COUNT (runs per benchmark, default 3), WORK (default a temp dir).
+# Prints go test's output, then per benchmark the median ns/event of each
+# side and the ratio go/ours.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+command -v go >/dev/null || export PATH="/usr/local/go/bin:$PATH"
+export GOTOOLCHAIN=local GOFLAGS=
+trace=${1:-}
+benchtime=${2:-3x}
+count=${COUNT:-3}
+work=${WORK:-$(mktemp -d /tmp/gotraceraw-compare.XXXXXX)}
+mkdir -p "$work"
+
+if [ -z "$trace" ]; then
+  trace=$work/large.trace
+  if [ ! -s "$trace" ]; then
+    echo "== recording $trace"
+    (cd "$root/bench" && go run ./gotraceraw/largeprog "$trace")
+  fi
+fi
+trace=$(cd "$(dirname "$trace")" && pwd)/$(basename "$trace")
+
+goroot=$(go env GOROOT)
+mod=$work/peerbench
+rm -rf "$mod"
+mkdir -p "$mod"
+for p in raw tracev2 version; do
+  mkdir -p "$mod/$p"
+  for f in "$goroot/src/internal/trace/$p"/*.go; do
+    case "$f" in *_test.go) continue ;; esac
+    sed -e 's#"internal/trace/tracev2"#"peerbench/tracev2"#' \
+        -e 's#"internal/trace/version"#"peerbench/version"#' "$f" > "$mod/$p/$(basename "$f")"
+  done
+done
+sed '/^\/\/go:build ignore$/d' "$here/peer_test.go" > "$mod/peer_test.go"
+cat > "$mod/go.mod" <<MOD
+module peerbench
+
+go 1.23
+
+require github.com/tracefmt/tracefmt v0.0.0
+
+replace github.com/tracefmt/tracefmt => $root
+MOD
+cp "$root/go.sum" "$mod/go.sum"
+
+echo "== $(go version), $(nproc) cores, $(date -u +%Y-%m-%dT%H:%MZ)"
+out=$work/bench.txt
+(cd "$mod" && GOTRACERAW_LARGE=$trace go test -run XXX -bench . -benchmem -benchtime "$benchtime" -count "$count") | tee "$out"
+
+echo "== median ns/event, go / ours"
+awk '
+/^Benchmark/ {
+  name = $1; sub(/-[0-9]+$/, "", name)
+  for (i = 2; i < NF; i++) if ($(i+1) == "ns/event") v = $i
+  n = split(name, parts, "/"); base = parts[1]; side = parts[2]
+  vals[base, side] = vals[base, side] " " v
+  bases[base] = 1
+}
+function median(s,   a, n, i, j, t) {
+  n = split(s, a, " ")
+  for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] + 0 < a[i] + 0) { t = a[i]; a[i] = a[j]; a[j] = t }
+  return a[int((n + 1) / 2)]
+}
+END {
+  for (b in bases) {
+    g = median(vals[b, "go"]); o = median(vals[b, "ours"])
+    printf "%-22s go %8.2f  ours %8.2f  ratio %6.2fx\n", b, g, o, g / o
+  }
+}' "$out" | sort

@@ -1,0 +1,67 @@
+// Command largeprog writes a large Go execution trace (about five million
+// raw events) to the file named by its argument: goroutine pairs playing
+// ping-pong over channels, with a user region now and then, the mix of
+// events that dominates real traces (GoUnblock, GoStart, GoBlock).
+// bench/gotraceraw/compare.sh runs it; the trace is never committed.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"runtime/trace"
+	"sync"
+)
+
+func main() {
+	rounds := flag.Int("rounds", 200000, "ping-pong round trips per pair")
+	pairs := flag.Int("pairs", 4, "goroutine pairs")
+	flag.Parse()
+	if flag.NArg() != 1 {
+		fmt.Fprintln(os.Stderr, "usage: largeprog [-rounds N] [-pairs N] OUT.trace")
+		os.Exit(2)
+	}
+	f, err := os.Create(flag.Arg(0))
+	if err != nil {
+		panic(err)
+	}
+	if err := trace.Start(f); err != nil {
+		panic(err)
+	}
+	ctx := context.Background()
+	var wg sync.WaitGroup
+	for p := 0; p < *pairs; p++ {
+		ping, pong := make(chan int), make(chan int)
+		wg.Add(2)
+		go func() {
+			defer wg.Done()
+			for v := range ping {
+				pong <- v + 1
+			}
+			close(pong)
+		}()
+		go func() {
+			defer wg.Done()
+			for i := 0; i < *rounds; i++ {
+				if i%64 == 0 {
+					trace.WithRegion(ctx, "batch", func() {
+						ping <- i
+						<-pong
+					})
+					continue
+				}
+				ping <- i
+				<-pong
+			}
+			close(ping)
+			for range pong {
+			}
+		}()
+	}
+	wg.Wait()
+	trace.Stop()
+	if err := f.Close(); err != nil {
+		panic(err)
+	}
+}

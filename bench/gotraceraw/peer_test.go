@@ -1,0 +1,250 @@
+//go:build ignore
+
+// This file is not built in place: compare.sh copies it into a temporary
+// module beside a copy of Go's internal/trace/{raw,tracev2,version} taken
+// from $(go env GOROOT) at run time, and runs it there. It measures Go's
+// raw readers and writers and gotraceraw's side by side on one trace.
+
+package peerbench
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"testing"
+
+	"github.com/tracefmt/tracefmt/gotraceraw"
+	"peerbench/raw"
+)
+
+var (
+	data []byte // the binary trace
+	text []byte // its text form, as Go's TextWriter prints it
+	nev  int    // its events
+)
+
+// writeEvents is how many events the writer benchmarks write per op,
+// read into memory beforehand.
+const writeEvents = 500000
+
+func TestMain(m *testing.M) {
+	var err error
+	if data, err = os.ReadFile(os.Getenv("GOTRACERAW_LARGE")); err != nil {
+		fmt.Fprintln(os.Stderr, "GOTRACERAW_LARGE:", err)
+		os.Exit(2)
+	}
+	// Go's text, and a check that ours is the same bytes.
+	r, err := raw.NewReader(bytes.NewReader(data))
+	if err != nil {
+		panic(err)
+	}
+	var buf bytes.Buffer
+	tw, _ := raw.NewTextWriter(&buf, r.Version())
+	for {
+		e, err := r.ReadEvent()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			panic(err)
+		}
+		tw.WriteEvent(e)
+		nev++
+	}
+	text = buf.Bytes()
+	var ours bytes.Buffer
+	gr, err := gotraceraw.NewReader(bytes.NewReader(data))
+	if err != nil {
+		panic(err)
+	}
+	gw, _ := gotraceraw.NewTextWriter(&ours, gr.Version())
+	for e, err := range gr.All() {
+		if err != nil {
+			panic(err)
+		}
+		gw.Write(e)
+	}
+	gw.Flush()
+	if !bytes.Equal(text, ours.Bytes()) {
+		fmt.Fprintln(os.Stderr, "gotraceraw's text differs from Go's")
+		os.Exit(1)
+	}
+	fmt.Printf("trace: %d bytes, %d events, text %d bytes\n", len(data), nev, len(text))
+	os.Exit(m.Run())
+}
+
+func perEvent(b *testing.B, n int) {
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/event")
+}
+
+func BenchmarkWireReader(b *testing.B) {
+	b.Run("go", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			r, err := raw.NewReader(bytes.NewReader(data))
+			if err != nil {
+				b.Fatal(err)
+			}
+			for {
+				if _, err := r.ReadEvent(); err != nil {
+					break
+				}
+			}
+		}
+		perEvent(b, nev)
+	})
+	b.Run("ours", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			r, err := gotraceraw.NewReader(bytes.NewReader(data))
+			if err != nil {
+				b.Fatal(err)
+			}
+			for {
+				if _, err := r.Read(); err != nil {
+					break
+				}
+			}
+		}
+		perEvent(b, nev)
+	})
+}
+
+func BenchmarkTextReader(b *testing.B) {
+	b.Run("go", func(b *testing.B) {
+		b.SetBytes(int64(len(text)))
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			r, err := raw.NewTextReader(bytes.NewReader(text))
+			if err != nil {
+				b.Fatal(err)
+			}
+			for {
+				if _, err := r.ReadEvent(); err != nil {
+					break
+				}
+			}
+		}
+		perEvent(b, nev)
+	})
+	b.Run("ours", func(b *testing.B) {
+		b.SetBytes(int64(len(text)))
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			r, err := gotraceraw.NewTextReader(bytes.NewReader(text))
+			if err != nil {
+				b.Fatal(err)
+			}
+			for {
+				if _, err := r.Read(); err != nil {
+					break
+				}
+			}
+		}
+		perEvent(b, nev)
+	})
+}
+
+func goEvents(b *testing.B) []raw.Event {
+	r, err := raw.NewReader(bytes.NewReader(data))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var evs []raw.Event
+	for len(evs) < writeEvents {
+		e, err := r.ReadEvent()
+		if err != nil {
+			break
+		}
+		evs = append(evs, e)
+	}
+	return evs
+}
+
+func ourEvents(b *testing.B) (gotraceraw.Version, []gotraceraw.Event) {
+	r, err := gotraceraw.NewReader(bytes.NewReader(data))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var evs []gotraceraw.Event
+	for len(evs) < writeEvents {
+		e, err := r.Read()
+		if err != nil {
+			break
+		}
+		evs = append(evs, e.Clone())
+	}
+	return r.Version(), evs
+}
+
+func BenchmarkTextWriter(b *testing.B) {
+	b.Run("go", func(b *testing.B) {
+		evs := goEvents(b)
+		b.ReportAllocs()
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			bw := bufio.NewWriterSize(io.Discard, 64<<10)
+			w, _ := raw.NewTextWriter(bw, evs[0].Version)
+			for _, e := range evs {
+				if err := w.WriteEvent(e); err != nil {
+					b.Fatal(err)
+				}
+			}
+			bw.Flush()
+		}
+		perEvent(b, len(evs))
+	})
+	b.Run("ours", func(b *testing.B) {
+		v, evs := ourEvents(b)
+		b.ReportAllocs()
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			w, _ := gotraceraw.NewTextWriter(io.Discard, v)
+			for _, e := range evs {
+				if err := w.Write(e); err != nil {
+					b.Fatal(err)
+				}
+			}
+			w.Flush()
+		}
+		perEvent(b, len(evs))
+	})
+}
+
+func BenchmarkWireWriter(b *testing.B) {
+	b.Run("go", func(b *testing.B) {
+		evs := goEvents(b)
+		b.ReportAllocs()
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			bw := bufio.NewWriterSize(io.Discard, 64<<10)
+			w, _ := raw.NewWriter(bw, evs[0].Version)
+			for _, e := range evs {
+				if err := w.WriteEvent(e); err != nil {
+					b.Fatal(err)
+				}
+			}
+			bw.Flush()
+		}
+		perEvent(b, len(evs))
+	})
+	b.Run("ours", func(b *testing.B) {
+		v, evs := ourEvents(b)
+		b.ReportAllocs()
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			w, _ := gotraceraw.NewWriter(io.Discard, v)
+			for _, e := range evs {
+				if err := w.Write(e); err != nil {
+					b.Fatal(err)
+				}
+			}
+			w.Flush()
+		}
+		perEvent(b, len(evs))
+	})
+}
