@@ -82,6 +82,7 @@ func BenchmarkReader(b *testing.B) {
 			rd := new(Reader)
 			r := bytes.NewReader(data)
 			recs := 0
+			c0 := cpuTime()
 			for i := 0; i < b.N; i++ {
 				r.Reset(data)
 				if err := rd.Reset(r); err != nil {
@@ -99,6 +100,9 @@ func BenchmarkReader(b *testing.B) {
 				}
 			}
 			b.ReportMetric(float64(recs)/float64(b.N), "records/op")
+			if cpu := cpuTime() - c0; cpu > 0 {
+				b.ReportMetric(float64(len(data))*float64(b.N)/cpu.Seconds()/1e6, "cpu-MB/s")
+			}
 		})
 	}
 }
@@ -143,12 +147,16 @@ func BenchmarkScanLines(b *testing.B) {
 		data := bigReport(b, name, 32<<20)
 		b.Run(name, func(b *testing.B) {
 			b.SetBytes(int64(len(data)))
+			c0 := cpuTime()
 			for i := 0; i < b.N; i++ {
 				sc := bufio.NewScanner(bytes.NewReader(data))
 				n := 0
 				for sc.Scan() {
 					n++
 				}
+			}
+			if cpu := cpuTime() - c0; cpu > 0 {
+				b.ReportMetric(float64(len(data))*float64(b.N)/cpu.Seconds()/1e6, "cpu-MB/s")
 			}
 		})
 	}
