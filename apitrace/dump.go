@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // DumpOptions are the options of apitrace dump. The zero value is
@@ -62,6 +63,15 @@ type DumpOptions struct {
 // instead of apitrace's undefined behaviour, and values that make apitrace
 // abort (a GUID of the wrong shape, an anonymous struct member that is not
 // a struct) print in the ordinary way.
+//
+// Performance (2026-11-21, 2-core VM shared with other jobs, load about 5,
+// bench/apitrace/dump-compare.sh): the whole process on glxgears-20s.trace
+// (778,015 calls, 29.5 MB of text) takes a median 0.34 s wall and 0.13 s of
+// CPU against 1.05 s and 0.48 s for apitrace dump --color=never, 3.1 times
+// faster in wall time and 3.7 times in CPU time (2.4 times at load 0.7
+// before whole floats got a fast path). In process, reading and printing
+// run at 5.8 million calls per second, and printing a call allocates
+// nothing once its signatures have been seen.
 type Dumper struct {
 	w    io.Writer
 	opts DumpOptions
@@ -149,15 +159,7 @@ func (d *Dumper) Header(h *Header) {
 		return
 	}
 	props := slices.Clone(h.Properties)
-	slices.SortStableFunc(props, func(a, b Property) int {
-		switch {
-		case a.Name < b.Name:
-			return -1
-		case a.Name > b.Name:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(props, func(a, b Property) int { return strings.Compare(a.Name, b.Name) })
 	for i, p := range props {
 		if i+1 < len(props) && props[i+1].Name == p.Name {
 			continue
