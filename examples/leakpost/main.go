@@ -5,14 +5,18 @@
 //
 // -l lists only leaks, -c groups calls by backtrace, -C and -R filter by
 // context and resource-type masks (hex), -b trims backtraces, -s sorts the
-// groups of -c. Where the real tool is known to be wrong (per-type leak
-// sums of multi-type reports, context names lost on text input, header
-// hour shift) leakpost prints the right values; see package leaktext.
+// groups of -c. Short options combine as in getopt ("-lc", "-C1").
+// Where the real tool is known to be wrong (per-type leak sums of
+// multi-type reports, context names lost on text input, the header hour
+// shift) leakpost prints the right values; see package leaktext.
+// -binary-order writes the leading comments where the tool writes them
+// for a binary log.
 package main
 
 import (
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -21,10 +25,33 @@ import (
 )
 
 func main() {
-	if err := run(os.Args[1:]); err != nil {
+	if err := run(os.Stdout, os.Args[1:]); err != nil {
 		fmt.Fprintln(os.Stderr, "leakpost:", err)
 		os.Exit(1)
 	}
+}
+
+type flags struct {
+	leaks, compress, binary bool
+	ctx, res, sortBy        string
+	depth                   int
+}
+
+func flagSet() (*flag.FlagSet, *flags) {
+	f := new(flags)
+	fs := flag.NewFlagSet("leakpost", flag.ContinueOnError)
+	fs.BoolVar(&f.leaks, "l", false, "list only leaks (allocations never freed)")
+	fs.BoolVar(&f.compress, "c", false, "group calls by backtrace")
+	fs.StringVar(&f.ctx, "C", "", "keep calls of the contexts in this hex `mask`")
+	fs.StringVar(&f.res, "R", "", "keep resource types in this hex `mask`")
+	fs.IntVar(&f.depth, "b", -1, "keep at most `depth` frames per backtrace")
+	fs.StringVar(&f.sortBy, "s", "", "sort groups of -c by `order`: size, size-asc, count, count-asc")
+	fs.BoolVar(&f.binary, "binary-order", false, "write leading comments after the header, as for a binary log")
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "usage: leakpost [-l] [-c] [-C mask] [-R mask] [-b depth] [-s order] FILE")
+		fs.PrintDefaults()
+	}
+	return fs, f
 }
 
 func hexMask(s string) (uint32, error) {
@@ -35,64 +62,53 @@ func hexMask(s string) (uint32, error) {
 	return uint32(v), nil
 }
 
-func run(args []string) error {
-	fs := flag.NewFlagSet("leakpost", flag.ContinueOnError)
-	leaks := fs.Bool("l", false, "list only leaks (allocations never freed)")
-	compress := fs.Bool("c", false, "group calls by backtrace")
-	ctx := fs.String("C", "", "keep calls of the contexts in this hex `mask`")
-	res := fs.String("R", "", "keep resource types in this hex `mask`")
-	depth := fs.Int("b", -1, "keep at most `depth` frames per backtrace")
-	sortBy := fs.String("s", "", "sort groups of -c by `order`: size, size-asc, count, count-asc")
-	binary := fs.Bool("binary-order", false, "write leading comments after the header, as for a binary log")
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: leakpost [-l] [-c] [-C mask] [-R mask] [-b depth] [-s order] FILE")
-		fs.PrintDefaults()
-	}
+func run(w io.Writer, args []string) error {
+	fs, f := flagSet()
+	fs.SetOutput(io.Discard)
 	if err := fs.Parse(splitShort(fs, args)); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {
-		fs.Usage()
-		return fmt.Errorf("want one input file")
+		return fmt.Errorf("want one input file; usage: leakpost [-l] [-c] [-C mask] [-R mask] [-b depth] [-s order] FILE")
 	}
-	opt := leaktext.Options{Leaks: *leaks, Compress: *compress, BinaryOrder: *binary}
-	if *sortBy != "" {
-		if !*compress {
+	opt := leaktext.Options{Leaks: f.leaks, Compress: f.compress, BinaryOrder: f.binary}
+	if f.sortBy != "" {
+		if !f.compress {
 			return fmt.Errorf("-s needs -c, as in sp-rtrace-postproc")
 		}
-		o, err := leaktext.ParseSortOrder(*sortBy)
+		o, err := leaktext.ParseSortOrder(f.sortBy)
 		if err != nil {
 			return err
 		}
 		opt.Sort = o
 	}
-	if *ctx != "" {
-		m, err := hexMask(*ctx)
+	if f.ctx != "" {
+		m, err := hexMask(f.ctx)
 		if err != nil {
 			return err
 		}
 		opt.FilterContext, opt.ContextMask = true, m
 	}
-	if *res != "" {
-		m, err := hexMask(*res)
+	if f.res != "" {
+		m, err := hexMask(f.res)
 		if err != nil {
 			return err
 		}
 		opt.ResourceMask = m
 	}
-	if *depth >= 0 {
-		opt.Trim, opt.Depth = true, *depth
+	if f.depth >= 0 {
+		opt.Trim, opt.Depth = true, f.depth
 	}
-	f, err := os.Open(fs.Arg(0))
+	in, err := os.Open(fs.Arg(0))
 	if err != nil {
 		return err
 	}
-	defer f.Close()
-	rep, err := leaktext.ReadReport(f)
+	defer in.Close()
+	rep, err := leaktext.ReadReport(in)
 	if err != nil {
 		return err
 	}
-	return leaktext.PostProcess(os.Stdout, rep, opt)
+	return leaktext.PostProcess(w, rep, opt)
 }
 
 // splitShort spells getopt's combined short options ("-lc", "-C1") the
@@ -110,14 +126,13 @@ func splitShort(fs *flag.FlagSet, args []string) []string {
 		}
 		for j := 1; j < len(a); j++ {
 			c := a[j]
+			out = append(out, "-"+string(c))
 			if c == 'C' || c == 'R' || c == 'b' || c == 's' {
-				out = append(out, "-"+string(c))
 				if j+1 < len(a) {
 					out = append(out, a[j+1:])
 				}
 				break
 			}
-			out = append(out, "-"+string(c))
 		}
 	}
 	return out
