@@ -320,13 +320,13 @@ func medianToFirst(b []Block, res, x, y, z int) {
 }
 
 func partition(b []Block, first, last, pivot int) int {
-	lo := first
+	lo, end := first, last
 	for {
-		for lo < len(b)-1 && blockLess(&b[lo], &b[pivot]) {
+		for lo < end-1 && blockLess(&b[lo], &b[pivot]) {
 			lo++
 		}
 		last--
-		for last > 0 && blockLess(&b[pivot], &b[last]) {
+		for last > first && blockLess(&b[pivot], &b[last]) {
 			last--
 		}
 		if lo >= last {
