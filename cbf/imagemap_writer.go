@@ -1,0 +1,149 @@
+package cbf
+
+import (
+	"math/bits"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/tracefmt/tracefmt/bitfield"
+)
+
+// AppendImageMap appends m in the Compact Image Map Format to dst, with
+// the bytes Swift's encoder writes: bases absolute unless the delta from
+// the previous base is strictly shorter (a tie goes absolute, unlike
+// CBF), counts in 7-bit groups with Swift's redundant leading 0x80 when a
+// count's bit length is a multiple of 7, and each path as the longest
+// known prefix again and again, then the framework form or 63-byte
+// strings that define new prefixes at each slash.
+//
+// Two deviations, both where Swift's own output would not decode: a
+// prefix code of 320 or more is written with all the bytes it needs
+// (Swift writes too few), and a framework name over 64 bytes is written
+// as a plain string (Swift's instruction byte would overflow).
+func AppendImageMap(dst []byte, m ImageMap) ([]byte, error) {
+	if !m.Word.Valid() {
+		return dst, ErrWordSize
+	}
+	if len(m.Platform) > 255 {
+		return dst, ErrTooLarge
+	}
+	if !utf8.ValidString(m.Platform) {
+		return dst, ErrUTF8
+	}
+	info, _ := infoLayout.Pack(0, m.Word.code())
+	dst = append(dst, byte(info), byte(len(m.Platform)))
+	dst = append(dst, m.Platform...)
+	dst = appendCount(dst, uint64(len(m.Images)))
+
+	mask, wbits := m.Word.mask(), int(m.Word)
+	pe := pathEncoder{}
+	var last uint64
+	for i := range m.Images {
+		im := &m.Images[i]
+		if im.Base > mask || im.EndOfText > mask {
+			return dst, ErrAddr
+		}
+		if im.EndOfText <= im.Base {
+			return dst, ErrRange
+		}
+		if len(im.BuildID) > DefaultMaxBuildID {
+			return dst, ErrTooLarge
+		}
+		if !utf8.ValidString(im.Path) {
+			return dst, ErrUTF8
+		}
+		// Swift works on addresses sign-extended to 64 bits.
+		base := uint64(bitfield.SignExtend(im.Base, wbits))
+		end := uint64(bitfield.SignExtend(im.EndOfText, wbits))
+		delta, off := base-last, end-base
+		last = base
+		nAbs, nRel := bitfield.SignedLen(int64(base)), bitfield.SignedLen(int64(delta))
+		nEnd := bitfield.SignedLen(int64(off))
+		v, n, rel := base, nAbs, uint64(0)
+		if nRel < nAbs {
+			v, n, rel = delta, nRel, 1
+		}
+		hdr, _ := imageLayout.Pack(rel, 0, uint64(n-1), uint64(nEnd-1))
+		dst = bitfield.AppendBigEndian(append(dst, byte(hdr)), v, n)
+		dst = bitfield.AppendBigEndian(dst, off, nEnd)
+		dst = appendCount(dst, uint64(len(im.BuildID)))
+		dst = append(dst, im.BuildID...)
+		dst = pe.append(dst, im.Path, im.Name())
+	}
+	return dst, nil
+}
+
+// appendCount appends v in 7-bit groups, most significant first, starting
+// as Swift does at group bitlen/7: a count whose bit length is a multiple
+// of 7 gets a leading 0x80 (64 is 80 40).
+func appendCount(dst []byte, v uint64) []byte {
+	for shift := 7 * (bits.Len64(v) / 7); shift > 0; shift -= 7 {
+		dst = append(dst, 0x80|byte(v>>uint(shift))&0x7f)
+	}
+	return append(dst, byte(v)&0x7f)
+}
+
+// pathEncoder holds the prefix table of one image map being written.
+type pathEncoder struct {
+	dynamic []string // codes from 32 on, in the order defined
+}
+
+// longest finds the longest prefix of s in the table, the first one on a
+// tie, fixed codes before dynamic ones.
+func (pe *pathEncoder) longest(s string) (code, n int) {
+	code = -1
+	for c, p := range fixedPrefixes {
+		if len(p) > n && strings.HasPrefix(s, p) {
+			code, n = c, len(p)
+		}
+	}
+	for i, p := range pe.dynamic {
+		if len(p) > n && strings.HasPrefix(s, p) {
+			code, n = firstDynamicCode+i, len(p)
+		}
+	}
+	return code, n
+}
+
+func (pe *pathEncoder) append(dst []byte, path, name string) []byte {
+	rest := path
+	for rest != "" {
+		code, n := pe.longest(rest)
+		if code < 0 {
+			break
+		}
+		rest = rest[n:]
+		if code < 64 {
+			op, _ := pathLayout.Pack(pathExpand, uint64(code))
+			dst = append(dst, byte(op))
+			continue
+		}
+		v := uint64(code - 64)
+		nb := bitfield.UnsignedLen(v)
+		op, _ := pathLayout.Pack(pathExpExt, uint64(nb-1))
+		dst = bitfield.AppendBigEndian(append(dst, byte(op)), v, nb)
+	}
+	if rest == "" {
+		return append(dst, 0)
+	}
+	// /<name>.framework/Versions/<v>/<name>
+	if nl := len(name); nl > 0 && nl <= 64 && len(rest) == 2*nl+23 &&
+		rest[0] == '/' && rest[1:1+nl] == name && rest[1+nl:21+nl] == ".framework/Versions/" &&
+		rest[22+nl] == '/' && rest[23+nl:] == name {
+		op, _ := pathLayout.Pack(pathFwk, uint64(nl-1))
+		dst = append(dst, byte(op), rest[21+nl])
+		return append(dst, name...)
+	}
+	for i := 1; i < len(rest); i++ {
+		if rest[i] == '/' || rest[i] == '\\' {
+			pe.dynamic = append(pe.dynamic, rest[:i])
+		}
+	}
+	for rest != "" {
+		n := min(len(rest), 63)
+		dst = append(dst, byte(n))
+		dst = append(dst, rest[:n]...)
+		rest = rest[n:]
+	}
+	return append(dst, 0)
+}
