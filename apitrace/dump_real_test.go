@@ -90,3 +90,33 @@ func TestDumpAgainstApitrace(t *testing.T) {
 		}
 	}
 }
+
+// TestDumpTruncatedAgainstApitrace cuts committed traces (snappy and gzip)
+// at several places and compares our dump of each piece with apitrace's:
+// the calls kept, dropped and marked incomplete must be the same.
+func TestDumpTruncatedAgainstApitrace(t *testing.T) {
+	apitrace := testutil.Tool(t, "apitrace")
+	dir := t.TempDir()
+	for _, name := range []string{"glxinfo-brief-backtrace.trace", "tri.trace", "zlib-no-eof.trace", "synth.trace"} {
+		data := testutil.ReadFile(t, filepath.Join("testdata", "dump", name))
+		for _, frac := range []int{5, 33, 50, 77, 95, 99} {
+			n := len(data) * frac / 100
+			if n < 200 {
+				// A cut inside the header: apitrace prints the properties
+				// it half read, padded with bytes read past the end.
+				continue
+			}
+			cut := filepath.Join(dir, "cut.trace")
+			if err := os.WriteFile(cut, data[:n], 0o644); err != nil {
+				t.Fatal(err)
+			}
+			want, err := exec.Command(apitrace, "dump", "--color=never", "-v", cut).Output()
+			if err != nil {
+				t.Fatalf("%s cut at %d: apitrace dump: %v", name, n, err)
+			}
+			var got bytes.Buffer
+			dumpFiles(t, &got, DumpOptions{Verbose: true}, dir, []string{"cut.trace"})
+			testutil.DiffText(t, name+" cut", want, got.Bytes())
+		}
+	}
+}
