@@ -43,6 +43,7 @@ type Reader struct {
 	source
 	v      Version
 	tab    *table
+	fast   *[256]uint8          // table.plain of the version; nil after an error
 	plain  [maxPlainArgs]uint64 // Args of events without frames or data
 	args   []uint64
 	widths []uint8
@@ -77,6 +78,7 @@ func (r *Reader) Reset(rd io.Reader) error {
 		return r.err
 	}
 	r.v, r.tab, r.pos = v, v.table(), HeaderLen
+	r.fast = &r.tab.plain
 	return nil
 }
 
@@ -195,16 +197,14 @@ func (r *source) fill(need int) error {
 //
 // The event's slices are valid until the next call to Read.
 func (r *Reader) Read() (Event, error) {
-	if r.err != nil {
-		return Event{}, r.err
-	}
-	for {
-		r.need = 1
+	// The common case: an event of at most maxPlainArgs plain arguments,
+	// all in the buffer, each decoded in line when one or two bytes long.
+	// r.fast is nil after an error and before the header.
+	if fast := r.fast; fast != nil {
 		if b := r.buf[r.pos:r.end]; len(b) > 0 {
-			if t := b[0]; r.tab.kind[t] == kValid {
-				// The common case: an event of at most maxPlainArgs plain
-				// arguments, each decoded in line when one byte long.
-				args := r.plain[:r.tab.nargs[t]]
+			t := b[0]
+			if na := fast[t]; na != 0 {
+				args := r.plain[:na-1]
 				p := 1
 				i := 0
 				for ; i < len(args) && p < len(b); i++ {
@@ -233,10 +233,26 @@ func (r *Reader) Read() (Event, error) {
 					return Event{Version: r.v, Type: EventType(t), Args: args}, nil
 				}
 			}
+		}
+	}
+	return r.readSlow()
+}
+
+// readSlow reads the events the fast path leaves: those with frames or
+// data, with padded varints, cut by the end of the buffer, or broken.
+func (r *Reader) readSlow() (Event, error) {
+	if r.err != nil {
+		return Event{}, r.err
+	}
+	if r.fast == nil {
+		return Event{}, r.setErr(errors.New("gotraceraw: Read before Reset"))
+	}
+	for {
+		r.need = 1
+		if b := r.buf[r.pos:r.end]; len(b) > 0 {
 			ev, n, err := r.decode(b)
 			if err != nil {
-				r.err = &FormatError{Offset: r.Offset(), Err: err}
-				return Event{}, r.err
+				return Event{}, r.setErr(&FormatError{Offset: r.Offset(), Err: err})
 			}
 			if n > 0 {
 				r.pos += n
@@ -246,17 +262,20 @@ func (r *Reader) Read() (Event, error) {
 		// The event is not all in the buffer.
 		if r.eof {
 			if r.pos == r.end {
-				r.err = io.EOF
-			} else {
-				r.err = &FormatError{Offset: r.Offset(), Err: fmt.Errorf("%v: %w", EventType(r.buf[r.pos]), io.ErrUnexpectedEOF)}
+				return Event{}, r.setErr(io.EOF)
 			}
-			return Event{}, r.err
+			return Event{}, r.setErr(&FormatError{Offset: r.Offset(), Err: fmt.Errorf("%v: %w", EventType(r.buf[r.pos]), io.ErrUnexpectedEOF)})
 		}
 		if err := r.fill(r.need); err != nil {
-			r.err = err
-			return Event{}, err
+			return Event{}, r.setErr(err)
 		}
 	}
+}
+
+// setErr makes err sticky.
+func (r *Reader) setErr(err error) error {
+	r.err, r.fast = err, nil
+	return err
 }
 
 var errShort = errors.New("short")

@@ -311,6 +311,7 @@ const (
 type table struct {
 	nargs [256]uint8
 	kind  [256]uint8
+	plain [256]uint8 // 1 + nargs for types without frames or data, else 0
 	names map[string]EventType
 	hash  [256][]EventType // types by nameHash, for lookup
 }
@@ -347,6 +348,9 @@ var tables = func() (m [Go126 + 1]*table) {
 			tab.kind[t] = kValid
 			if s.IsStack {
 				tab.kind[t] |= kStack
+			}
+			if !s.IsStack && !s.HasData {
+				tab.plain[t] = uint8(len(s.Args)) + 1
 			}
 			if s.HasData {
 				tab.kind[t] |= kData

@@ -43,7 +43,7 @@ func appendText(b []byte, e Event) []byte {
 	i := 0
 	for ; i < len(at) && i < len(e.Args); i++ {
 		b = append(b, at[i]...)
-		b = strconv.AppendUint(b, e.Args[i], 10)
+		b = appendUint(b, e.Args[i])
 	}
 	if specs[e.Type].IsStack {
 		for j := i; j < len(e.Args); j++ {
@@ -57,7 +57,7 @@ func appendText(b []byte, e Event) []byte {
 			case 3:
 				b = append(b, " line="...)
 			}
-			b = strconv.AppendUint(b, e.Args[j], 10)
+			b = appendUint(b, e.Args[j])
 		}
 	}
 	if e.Data != nil {
@@ -68,6 +68,36 @@ func appendText(b []byte, e Event) []byte {
 }
 
 const lowerhex = "0123456789abcdef"
+
+// digitPairs holds "00" to "99".
+const digitPairs = "00010203040506070809101112131415161718192021222324252627282930313233343536373839" +
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879" +
+	"8081828384858687888990919293949596979899"
+
+// appendUint appends v in decimal, as strconv.AppendUint(b, v, 10), two
+// digits at a time and without a call for the small values traces hold.
+func appendUint(b []byte, v uint64) []byte {
+	if v < 10 {
+		return append(b, byte('0'+v))
+	}
+	var tmp [20]byte
+	i := len(tmp)
+	for v >= 100 {
+		q := v / 100
+		d := (v - q*100) * 2
+		i -= 2
+		tmp[i], tmp[i+1] = digitPairs[d], digitPairs[d+1]
+		v = q
+	}
+	if v >= 10 {
+		i -= 2
+		tmp[i], tmp[i+1] = digitPairs[2*v], digitPairs[2*v+1]
+	} else {
+		i--
+		tmp[i] = byte('0' + v)
+	}
+	return append(b, tmp[i:]...)
+}
 
 // appendQuote appends strconv.Quote(string(s)) without converting s.
 func appendQuote(b, s []byte) []byte {
@@ -341,7 +371,13 @@ func (r *TextReader) Read() (Event, error) {
 		return Event{}, r.fail(err)
 	}
 	i := skipSpace(l, 0)
-	j := tokenEnd(l, i)
+	j := i
+	for j < len(l) && l[j] > ' ' && l[j] < utf8.RuneSelf && l[j] != '#' {
+		j++ // the usual name: ASCII letters
+	}
+	if j < len(l) && l[j] >= utf8.RuneSelf {
+		j = tokenEnd(l, j)
+	}
 	t, ok := r.tab.lookup(l[i:j])
 	if !ok {
 		return Event{}, r.fail(fmt.Errorf("%w %q in a %v trace", ErrEventType, l[i:j], r.v))
@@ -433,8 +469,13 @@ func parseArgs(args []uint64, l []byte, names []string) ([]uint64, error) {
 			i++
 		}
 		n := len(name)
-		if len(l)-i <= n || string(l[i:i+n]) != name || l[i+n] != '=' {
+		if len(l)-i <= n || l[i+n] != '=' {
 			return parseArgsSlow(args[:base], l, names)
+		}
+		for k := 0; k < n; k++ { // names are short: cheaper than a call
+			if l[i+k] != name[k] {
+				return parseArgsSlow(args[:base], l, names)
+			}
 		}
 		j := i + n + 1
 		start := j

@@ -250,3 +250,16 @@ func TestLookup(t *testing.T) {
 		}
 	}
 }
+
+func TestAppendUint(t *testing.T) {
+	for _, v := range []uint64{0, 1, 9, 10, 11, 99, 100, 101, 999, 1000, 12345, 1<<32 - 1, 1 << 63, 1<<64 - 1, 10000000000000000000} {
+		if got, want := string(appendUint(nil, v)), strconv.FormatUint(v, 10); got != want {
+			t.Errorf("appendUint(%d) = %s", v, got)
+		}
+	}
+	for v := uint64(0); v < 100000; v++ {
+		if got, want := string(appendUint(nil, v)), strconv.FormatUint(v, 10); got != want {
+			t.Fatalf("appendUint(%d) = %s", v, got)
+		}
+	}
+}
