@@ -76,6 +76,7 @@ type Dumper struct {
 	w    io.Writer
 	opts DumpOptions
 	buf  []byte
+	tail []byte // text of the incomplete calls at the end of a trace
 	err  error
 
 	sigFlags  map[*FunctionSig]NameFlags
@@ -126,13 +127,22 @@ type dumpSource interface {
 // dumpCalls dumps a header and then calls from src, stopping early when the
 // call set has no more calls. It returns nil at the end of a clean trace
 // and flushes the output.
+//
+// The calls still pending at the end come last, flagged incomplete.
+// apitrace prints them when the trace ends or is cut short, but not when it
+// dies on a damaged byte (it exits at once), so their text is held back
+// until the reader says which.
 func (d *Dumper) dumpCalls(src dumpSource) error {
 	h := src.Header()
 	d.Header(&h)
 	last := d.opts.Calls.Last()
+	d.tail = d.tail[:0]
 	for {
 		c, err := src.Read()
 		if err != nil {
+			if err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF) {
+				d.buf = append(d.buf, d.tail...)
+			}
 			if err == io.EOF {
 				err = nil
 			}
@@ -142,7 +152,12 @@ func (d *Dumper) dumpCalls(src dumpSource) error {
 			return err
 		}
 		if uint32(c.No) > last {
+			d.buf = append(d.buf, d.tail...)
 			return d.Flush()
+		}
+		if c.Incomplete {
+			d.tail = d.render(d.tail, &c)
+			continue
 		}
 		d.Call(&c)
 		if d.err != nil {
@@ -232,14 +247,20 @@ func (d *Dumper) Want(c *Call) bool {
 // Call prints c if the options select it. Errors writing the output are
 // sticky and returned by Flush.
 func (d *Dumper) Call(c *Call) {
-	if d.err != nil || !d.Want(c) {
-		return
-	}
-	d.buf = d.appendCall(d.buf, c, d.Flags(c))
-	if d.opts.NoMultiline {
-		d.buf = append(d.buf, '\n')
-	}
+	d.buf = d.render(d.buf, c)
 	d.maybeFlush()
+}
+
+// render appends the text of c to dst when the options select it.
+func (d *Dumper) render(dst []byte, c *Call) []byte {
+	if d.err != nil || !d.Want(c) {
+		return dst
+	}
+	dst = d.appendCall(dst, c, d.Flags(c))
+	if d.opts.NoMultiline {
+		dst = append(dst, '\n')
+	}
+	return dst
 }
 
 // AppendCall appends the text of c, whatever the filters say, and returns

@@ -18,8 +18,9 @@ import (
 
 // dumpFiles runs our dump the way `apitrace dump` runs: every file in turn
 // through one Dumper. A trace cut short is not an error (apitrace warns and
-// exits 0).
-func dumpFiles(t testing.TB, w io.Writer, opts DumpOptions, dir string, files []string) {
+// exits 0); a damaged one stops the dump (apitrace exits 1), and the error
+// is returned.
+func dumpFiles(t testing.TB, w io.Writer, opts DumpOptions, dir string, files []string) error {
 	t.Helper()
 	d := NewDumper(w, opts)
 	for _, name := range files {
@@ -30,9 +31,10 @@ func dumpFiles(t testing.TB, w io.Writer, opts DumpOptions, dir string, files []
 		err = d.Trace(f)
 		f.Close()
 		if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
-			t.Fatalf("%s: %v", name, err)
+			return err
 		}
 	}
+	return nil
 }
 
 // TestDumpGoldens compares our dump with apitrace 11.1's on the traces and
@@ -60,7 +62,10 @@ func TestDumpGoldens(t *testing.T) {
 				opts.BlobDir = t.TempDir()
 			}
 			var out bytes.Buffer
-			dumpFiles(t, &out, opts, dir, files)
+			err = dumpFiles(t, &out, opts, dir, files)
+			if damaged := strings.HasPrefix(golden, "damaged"); damaged != (err != nil) {
+				t.Errorf("error %v; a damaged trace must give one, others none", err)
+			}
 			testutil.DiffText(t, golden, testutil.ReadFile(t, filepath.Join(dir, golden)), out.Bytes())
 			if opts.Blobs {
 				want := testutil.ReadFile(t, filepath.Join(dir, strings.TrimSuffix(golden, ".txt")+".sha256"))
@@ -132,7 +137,9 @@ func TestDumpSharedFixtures(t *testing.T) {
 				t.Fatal(err)
 			}
 			var out bytes.Buffer
-			dumpFiles(t, &out, opts, dir, []string{trace + ".trace"})
+			if err := dumpFiles(t, &out, opts, dir, []string{trace + ".trace"}); err != nil {
+				t.Fatal(err)
+			}
 			testutil.DiffText(t, filepath.Base(text), testutil.ReadFile(t, text), out.Bytes())
 		})
 	}

@@ -81,7 +81,9 @@ func TestDumpAgainstApitrace(t *testing.T) {
 				}
 				opts.BlobDir = ourBlobs
 				var got bytes.Buffer
-				dumpFiles(t, &got, opts, dir, files)
+				if err := dumpFiles(t, &got, opts, dir, files); err != nil {
+					t.Fatal(err)
+				}
 				testutil.DiffText(t, "dump", want, got.Bytes())
 				if opts.Blobs {
 					testutil.DiffText(t, "blob files", blobSums(t, realBlobs), blobSums(t, ourBlobs))
@@ -115,7 +117,9 @@ func TestDumpTruncatedAgainstApitrace(t *testing.T) {
 				t.Fatalf("%s cut at %d: apitrace dump: %v", name, n, err)
 			}
 			var got bytes.Buffer
-			dumpFiles(t, &got, DumpOptions{Verbose: true}, dir, []string{"cut.trace"})
+			if err := dumpFiles(t, &got, DumpOptions{Verbose: true}, dir, []string{"cut.trace"}); err != nil {
+				t.Fatalf("%s cut at %d: %v", name, n, err)
+			}
 			testutil.DiffText(t, name+" cut", want, got.Bytes())
 		}
 	}
