@@ -213,7 +213,7 @@ func parseCall(line []byte, c *Call) parseResult {
 	nameEnd := p
 	if p > 0 && rest[p-1] == '>' {
 		q := bytes.LastIndexByte(rest[:p], '<')
-		if q < 0 || q+1 >= p-1 {
+		if q < 0 || q+1 >= p-1 || bytes.IndexByte(rest[q+1:p-1], '>') >= 0 {
 			return badRecord
 		}
 		c.Type = rest[q+1 : p-1]

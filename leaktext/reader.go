@@ -36,17 +36,20 @@ type Reader struct {
 	// Header is the first line of the report, read by NewReader or Reset.
 	Header Header
 
-	r      io.Reader
-	buf    []byte
-	pos    int // start of unread data
-	end    int // end of data
-	ends   []int
-	line   int // lines consumed
-	rdErr  error
-	err    error
-	open   bool // a call group waits for its backtrace
-	args   []Arg
-	frames []Frame
+	r        io.Reader
+	buf      []byte
+	pos      int   // start of unread data
+	end      int   // end of data
+	ends     []int // ends of lines found, relative to where consumed was 0
+	e0       int   // first line of ends not yet consumed
+	consumed int   // bytes consumed since ends was started
+	stopped  bool  // the scan for continuation lines reached a line that is none
+	line     int   // lines consumed
+	rdErr    error
+	err      error
+	open     bool // a call group waits for its backtrace
+	args     []Arg
+	frames   []Frame
 }
 
 // NewReader returns a Reader that has read the report's header line.
@@ -66,6 +69,7 @@ func (rd *Reader) Reset(r io.Reader) error {
 		rd.buf = make([]byte, minRead)
 	}
 	rd.pos, rd.end, rd.line = 0, 0, 0
+	rd.ends, rd.e0, rd.consumed, rd.stopped = rd.ends[:0], 0, 0, false
 	rd.rdErr, rd.err = nil, nil
 	rd.open = false
 	rd.Header = Header{}
@@ -201,30 +205,35 @@ func (rd *Reader) Read() (Record, error) {
 		return Record{}, rd.fail(0, errors.New("leaktext: Reader not initialised with NewReader or Reset"))
 	}
 	first := rd.line + 1
-	n, err := rd.lineAt(0)
-	if err != nil {
-		if err == io.EOF {
-			rd.err = io.EOF
-			return Record{}, io.EOF
+	if rd.e0 == len(rd.ends) {
+		rd.ends, rd.e0, rd.consumed, rd.stopped = rd.ends[:0], 0, 0, false
+		n, err := rd.lineAt(0)
+		if err != nil {
+			if err == io.EOF {
+				rd.err = io.EOF
+				return Record{}, io.EOF
+			}
+			return Record{}, rd.fail(first, err)
 		}
-		return Record{}, rd.fail(first, err)
+		rd.ends = append(rd.ends, n)
 	}
+	n := rd.ends[rd.e0] - rd.consumed
 	// Find the continuation lines (starting with a tab) that may belong to
 	// this record, before slicing anything: the buffer may still move.
-	rd.ends = append(rd.ends[:0], n)
-	if n > 0 && (rd.buf[rd.pos] == '\t' || rd.buf[rd.pos]-'0' < 10) {
-		off := n + 1
-		for len(rd.ends) <= rd.maxFrames()+1 {
+	// Line ends found once are kept, so each line is scanned once however
+	// the lines then split into records.
+	if n > 0 && !rd.stopped && (rd.buf[rd.pos] == '\t' || rd.buf[rd.pos]-'0' < 10) {
+		for len(rd.ends)-rd.e0 <= rd.maxFrames()+1 {
+			off := rd.ends[len(rd.ends)-1] + 1 - rd.consumed
 			m, err := rd.lineAt(off)
 			if err != nil || m == 0 || rd.buf[rd.pos+off] != '\t' {
+				rd.stopped = true
 				break
 			}
-			rd.ends = append(rd.ends, off+m)
-			off += m + 1
+			rd.ends = append(rd.ends, off+m+rd.consumed)
 		}
 	}
-	b := rd.buf[rd.pos : rd.pos+n]
-	line, err := rd.content(b, first)
+	line, err := rd.content(rd.buf[rd.pos:rd.pos+n], first)
 	if err != nil {
 		return Record{}, rd.fail(first, err)
 	}
@@ -236,15 +245,18 @@ func (rd *Reader) Read() (Record, error) {
 	if used == 0 {
 		used = 1
 	}
-	rd.pos += rd.ends[used-1] + 1
+	adv := rd.ends[rd.e0+used-1] + 1 - rd.consumed
+	rd.pos += adv
+	rd.consumed += adv
+	rd.e0 += used
 	rd.line += used
 	return rec, nil
 }
 
 // continuation returns the i-th continuation line of the current record.
 func (rd *Reader) continuation(i int) []byte {
-	start := rd.ends[i-1] + 1
-	return rd.buf[rd.pos+start : rd.pos+rd.ends[i]]
+	start := rd.ends[rd.e0+i-1] + 1 - rd.consumed
+	return rd.buf[rd.pos+start : rd.pos+rd.ends[rd.e0+i]-rd.consumed]
 }
 
 func (rd *Reader) parse(rec *Record, line []byte, lineNo int) (int, error) {
@@ -345,7 +357,7 @@ func (rd *Reader) tail(i int, line []byte, lineNo int) (int, error) {
 	framesSeen := false
 	for {
 		if i > 0 {
-			if i >= len(rd.ends) {
+			if rd.e0+i >= len(rd.ends) {
 				return i, nil
 			}
 			var err error

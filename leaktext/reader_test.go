@@ -303,3 +303,21 @@ func TestTruncations(t *testing.T) {
 }
 
 func globFixtures() ([]string, error) { return filepath.Glob("testdata/*/*.txt") }
+
+// TestManyTabLines: tab lines that are no frames, after a line that
+// starts like a call, are each scanned once (a rescan per record would
+// make this input quadratic).
+func TestManyTabLines(t *testing.T) {
+	in := "version=2.0, \n2010 was a year\n" + strings.Repeat("\tnot a frame\n", 200000) + "1. malloc(1) = 0x1\n" + strings.Repeat("\t0x1\n", 1000)
+	h, recs := readAll(t, []byte(in), false)
+	if len(recs) != 200002 || len(recs[200001].Call.Frames) != 1000 {
+		t.Fatalf("%d records", len(recs))
+	}
+	testutil.DiffText(t, "tabs", []byte(in), writeAll(t, h, recs))
+	rd, _ := NewReader(strings.NewReader("version=2.0, \n1. malloc(1) = 0x1\n" + strings.Repeat("\t0x1\n", 100)))
+	rd.MaxFrames = 10
+	_, err := rd.Read()
+	if !errors.Is(err, ErrTooManyLines) {
+		t.Errorf("MaxFrames: %v", err)
+	}
+}

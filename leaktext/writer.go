@@ -106,7 +106,8 @@ func (w *Writer) append(r Record) error {
 			} else {
 				if c.Index < 0 || c.Time < 0 || hasNL(c.Func) || hasNL(c.Type) || bytes.IndexAny(c.Type, "<>") >= 0 ||
 					(c.Type != nil && len(c.Type) == 0) || (c.Type == nil && bytes.HasSuffix(c.Func, []byte(">"))) ||
-					(len(c.Func) > 1 && c.Func[0] == '@' && isHex(c.Func[1])) || (len(c.Func) > 0 && c.Func[0] == '[' && timeLike(c.Func)) {
+					(!c.HasTime && c.Context == 0 && len(c.Func) > 1 && c.Func[0] == '@' && isHex(c.Func[1])) ||
+					(!c.HasTime && len(c.Func) > 0 && c.Func[0] == '[' && timeLike(c.Func)) {
 					return bad("call", c.Func)
 				}
 				b = AppendCall(b, c)
