@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tracefmt/tracefmt/bitfield"
 	"github.com/tracefmt/tracefmt/internal/testutil"
 )
 
@@ -316,4 +317,9 @@ func TestRepeatLimit(t *testing.T) {
 		t.Fatal(err)
 	}
 	testutil.Diff(t, "split run", "02107f8a10000084"+"00", hex.EncodeToString(got))
+}
+
+// signedLenRef is Swift's rule in the shared primitives' terms.
+func signedLenRef(v uint64, w WordSize) int {
+	return bitfield.SignedLen(bitfield.SignExtend(v, int(w)))
 }

@@ -182,6 +182,9 @@ func (e *encoder) frames(dst []byte, fs []Frame) ([]byte, error) {
 		if dst, err = e.frame(dst, *f); err != nil {
 			return dst, err
 		}
+		if e.state != encOpen && i+1 < len(fs) {
+			return dst, ErrState // a frame after Truncated
+		}
 		last, prev, run = e.last, e.prev, e.run
 	}
 	e.last, e.prev, e.hasPrev = last, prev, prev.Kind != 0

@@ -1,0 +1,333 @@
+package cbf
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"math/rand/v2"
+	"testing"
+	"testing/iotest"
+
+	"github.com/tracefmt/tracefmt/internal/testutil"
+)
+
+// randomFrames makes a frame list of the kinds Swift's encoder sees, with
+// runs, omissions, near and far addresses and the boundaries of w.
+func randomFrames(rng *rand.Rand, w WordSize) []Frame {
+	mask := w.mask()
+	var fs []Frame
+	var last uint64
+	for range rng.IntN(60) {
+		var f Frame
+		switch r := rng.IntN(20); {
+		case r < 14:
+			f.Kind = Kind(1 + rng.IntN(3))
+			switch rng.IntN(6) {
+			case 0:
+				f.Addr = rng.Uint64()
+			case 1:
+				f.Addr = []uint64{0, 0x7f, 0x80, 0xff, 0x7fff, 0x8000, 0xffff, 0x7fffffff, 0x80000000, 1 << 63, ^uint64(0)}[rng.IntN(11)]
+			case 2:
+				f.Addr = last - uint64(rng.IntN(1<<12))
+			default:
+				f.Addr = last + uint64(rng.IntN(1<<16))
+			}
+			f.Addr &= mask
+			last = f.Addr
+		case r < 16:
+			f = Frame{Kind: Omitted, Count: 1 + uint64(rng.IntN(40))}
+			if rng.IntN(3) == 0 {
+				f.Count = 1 + rng.Uint64N(1<<63-1)
+			}
+		default:
+			if len(fs) == 0 {
+				continue
+			}
+			n := 1 + rng.IntN(3)
+			if rng.IntN(4) == 0 {
+				n = 9 + rng.IntN(300)
+			}
+			for range n {
+				fs = append(fs, fs[len(fs)-1])
+			}
+			continue
+		}
+		fs = append(fs, f)
+	}
+	if rng.IntN(4) == 0 {
+		fs = append(fs, Frame{Kind: Truncated})
+	}
+	return fs
+}
+
+// Property: random frame lists encode, decode back (repeats expanded) and
+// re-encode (repeats kept) to the same bytes, in every word size, one
+// record after another on one stream.
+func TestRoundTripProperty(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, w := range []WordSize{Word16, Word32, Word64} {
+		var stream bytes.Buffer
+		var want [][]Frame
+		wr := NewWriter(&stream)
+		for range 300 {
+			fs := randomFrames(rng, w)
+			want = append(want, fs)
+			if err := wr.Write(Record{Word: w, Frames: fs}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := wr.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		data := stream.Bytes()
+		recs, err := readAll(data, expand)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(recs) != len(want) {
+			t.Fatalf("%v: %d records, want %d", w, len(recs), len(want))
+		}
+		var again []byte
+		for i, rec := range recs {
+			testutil.Diff(t, "frames", want[i], nilIfEmpty(rec.Frames))
+		}
+		kept, err := readAll(data, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, rec := range kept {
+			if again, err = Append(again, rec.Word, rec.Frames); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if !bytes.Equal(again, data) {
+			t.Errorf("%v: re-encoded stream differs", w)
+		}
+	}
+}
+
+// The fast operand length agrees with bitfield.SignedLen.
+func TestSignedLen(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, w := range []WordSize{Word16, Word32, Word64} {
+		e := encoder{shift: 64 - uint(w)}
+		for i := range 100000 {
+			v := rng.Uint64() >> uint(rng.IntN(64))
+			if i%2 == 0 {
+				v = ^v
+			}
+			v &= w.mask()
+			want := signedLenRef(v, w)
+			if got := e.signedLen(v); got != want {
+				t.Fatalf("%v: signedLen(%#x) = %d, want %d", w, v, got, want)
+			}
+		}
+	}
+}
+
+func TestStreamAPI(t *testing.T) {
+	data := unhex(t, "02 22 40 13 79 21 fe ce 00 02 21 10 00 88 09 00 01 10 10 01")
+	r := NewReader(iotest.OneByteReader(bytes.NewReader(data)))
+	// Frame before Next: io.EOF.
+	if _, err := r.Frame(); err != io.EOF {
+		t.Fatalf("Frame before Next: %v", err)
+	}
+	w, err := r.Next()
+	if err != nil || w != Word64 {
+		t.Fatal(w, err)
+	}
+	f, err := r.Frame()
+	if err != nil || f != (Frame{Kind: RA, Addr: 0x401379}) {
+		t.Fatal(f, err)
+	}
+	// Next skips the rest of the record.
+	if w, err = r.Next(); err != nil || w != Word64 {
+		t.Fatal(w, err)
+	}
+	var got []string
+	for {
+		f, err := r.Frame()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, f.String())
+	}
+	testutil.Diff(t, "record 2", []string{"ra 0x1000", "rep 9"}, got)
+	rec, err := r.Read()
+	if err != nil || rec.Word != Word32 || rec.Offset != 16 || !rec.Truncated() {
+		t.Fatalf("%+v %v", rec, err)
+	}
+	if _, err := r.Read(); err != io.EOF {
+		t.Fatalf("after the last record: %v", err)
+	}
+	// All, and Reset reuses the reader.
+	r.Reset(bytes.NewReader(data))
+	n := 0
+	for rec, err := range r.All() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		n += len(rec.Frames)
+	}
+	if n != 6 {
+		t.Errorf("All: %d frames", n)
+	}
+	// Errors are sticky.
+	r.Reset(bytes.NewReader(unhex(t, "02 90 00 02 00")))
+	for range 3 {
+		if _, err := r.Read(); !errors.Is(err, ErrOpcode) {
+			t.Fatalf("sticky: %v", err)
+		}
+	}
+	// A failing source is reported as itself.
+	boom := errors.New("boom")
+	r.Reset(io.MultiReader(bytes.NewReader([]byte{2, 0x11}), iotest.ErrReader(boom)))
+	if _, err := r.Read(); err != boom {
+		t.Errorf("read error: %v", err)
+	}
+}
+
+func TestAllocs(t *testing.T) {
+	data, _, _ := corpus(t, 1<<16)
+	r := NewReader(nil)
+	br := bytes.NewReader(data)
+	readAllRecords := func() {
+		br.Reset(data)
+		r.Reset(br)
+		for {
+			if _, err := r.Read(); err != nil {
+				break
+			}
+		}
+	}
+	readAllRecords()
+	if n := testing.AllocsPerRun(20, readAllRecords); n != 0 {
+		t.Errorf("Read: %v allocs per stream", n)
+	}
+	frames := func() {
+		br.Reset(data)
+		r.Reset(br)
+		for {
+			if _, err := r.Next(); err != nil {
+				break
+			}
+			for {
+				if _, err := r.Frame(); err != nil {
+					break
+				}
+			}
+		}
+	}
+	if n := testing.AllocsPerRun(20, frames); n != 0 {
+		t.Errorf("Frame: %v allocs per stream", n)
+	}
+	w := NewWriter(io.Discard)
+	pcs := realStacks()
+	fs := FromUintptrs(nil, RA, pcs[0])
+	if n := testing.AllocsPerRun(100, func() { w.Write(Record{Word: Word64, Frames: fs}); w.Flush() }); n != 0 {
+		t.Errorf("Writer: %v allocs per record", n)
+	}
+	buf := make([]byte, 0, 4096)
+	if n := testing.AllocsPerRun(100, func() { AppendUintptrs(buf[:0], pcs[0]) }); n != 0 {
+		t.Errorf("AppendUintptrs: %v allocs per record", n)
+	}
+}
+
+func TestWriterRefuses(t *testing.T) {
+	for _, c := range []struct {
+		word   WordSize
+		frames []Frame
+		err    error
+	}{
+		{24, nil, ErrWordSize},
+		{Word64, []Frame{{Kind: Omitted}}, ErrCount},
+		{Word64, []Frame{{Kind: Omitted, Count: 1 << 63}}, ErrOverflow},
+		{Word64, []Frame{{Kind: Repeat, Count: 1}}, ErrNoFrame},
+		{Word64, []Frame{{Kind: PC}, {Kind: Repeat}}, ErrCount},
+		{Word64, []Frame{{Kind: PC}, {Kind: Repeat, Count: 1 << 63}}, ErrOverflow},
+		{Word32, []Frame{{Kind: RA, Addr: 1 << 32}}, ErrAddr},
+		{Word16, []Frame{{Kind: Async, Addr: 0x10000}}, ErrAddr},
+		{Word64, []Frame{{Kind: 0}}, ErrKind},
+		{Word64, []Frame{{Kind: 9}}, ErrKind},
+		{Word64, []Frame{{Kind: Truncated}, {Kind: PC}}, ErrState},
+	} {
+		if _, err := Append(nil, c.word, c.frames); err != c.err {
+			t.Errorf("%v %v: %v, want %v", c.word, c.frames, err, c.err)
+		}
+	}
+	w := NewWriter(io.Discard)
+	if err := w.WriteFrame(Frame{Kind: PC}); err != ErrState {
+		t.Errorf("frame before Begin: %v", err)
+	}
+	if err := w.Begin(Word64); err != ErrState {
+		t.Errorf("sticky: %v", err)
+	}
+	// Frame by frame equals Append; End after trunc writes nothing.
+	var buf bytes.Buffer
+	w = NewWriter(&buf)
+	fs := parseFrames(t, "pc 0x1 x3; omit 40; trunc")
+	w.Begin(Word16)
+	for _, f := range fs {
+		if err := w.WriteFrame(f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.End(); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	want, _ := Append(nil, Word16, fs)
+	testutil.Diff(t, "frame by frame", want, buf.Bytes())
+	if err := w.End(); err != ErrState {
+		t.Errorf("End with no record: %v", err)
+	}
+}
+
+func TestTruncations(t *testing.T) {
+	var data []byte
+	var bounds = map[int]bool{0: true}
+	for _, v := range encodeVectors {
+		data = append(data, unhex(t, v.hex)...)
+		bounds[len(data)] = true
+	}
+	offset := func(err error) (int64, bool) {
+		var fe *FormatError
+		if errors.As(err, &fe) {
+			return fe.Offset, true
+		}
+		return 0, false
+	}
+	testutil.CheckTruncations(t, data, func(r io.Reader) error {
+		z := NewReader(r)
+		for {
+			if _, err := z.Read(); err != nil {
+				if err == io.EOF {
+					return nil
+				}
+				return err
+			}
+		}
+	}, testutil.TruncOptions{Boundary: func(n int) bool { return bounds[n] }, Offset: offset, OneByte: true})
+
+	m := ImageMap{Platform: "macosx", Word: Word64}
+	for i, p := range []string{"/usr/lib/libobjc.A.dylib", "/System/Library/Frameworks/AppKit.framework/Versions/C/AppKit", "", "/usr/lib/swift/libswiftCore.dylib"} {
+		m.Images = append(m.Images, Image{Base: uint64(i+1) << 20, EndOfText: uint64(i+1)<<20 + 0x100, BuildID: []byte{byte(i)}, Path: p})
+	}
+	cif, err := AppendImageMap(nil, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	testutil.CheckTruncations(t, cif, func(r io.Reader) error {
+		b, err := io.ReadAll(r)
+		if err != nil {
+			return err
+		}
+		_, err = DecodeImageMap(b)
+		return err
+	}, testutil.TruncOptions{Boundary: func(n int) bool { return n == len(cif) }, Offset: offset})
+}
