@@ -5,19 +5,95 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/tracefmt/tracefmt/gotraceraw"
 )
 
 var goTraceHeader = regexp.MustCompile(`^go 1\.(\d+) trace\x00*`)
 
 func isGoTrace(head []byte) bool { return goTraceHeader.Match(head[:min(len(head), 16)]) }
 
-// summarizeGoTrace reports the header's version. The gotraceraw package
-// deepens this summary.
+// summarizeGoTrace reads a Go execution trace with gotraceraw and reports
+// its version, its events by type, its generations and batches, and the
+// time it spans, in seconds of the trace clock (ticks / Frequency).
 func summarizeGoTrace(w io.Writer, data []byte) error {
-	m := goTraceHeader.FindSubmatch(data[:min(len(data), 16)])
-	if m == nil || !bytes.HasSuffix(data[:16], []byte{0}) {
-		return fmt.Errorf("header is not the 16-byte go 1.NN trace form")
+	r, err := gotraceraw.NewReader(bytes.NewReader(data))
+	if err != nil {
+		return err
 	}
-	fmt.Fprintf(w, "  version Go1.%s, %d bytes\n", m[1], len(data))
+	var (
+		counts      = map[gotraceraw.EventType]int{}
+		events      int
+		gens        = map[uint64]bool{}
+		freq        uint64
+		now         uint64 // trace clock inside the current batch
+		first, last uint64
+		timed       bool
+	)
+	see := func(t uint64) {
+		if !timed || t < first {
+			first = t
+		}
+		if !timed || t > last {
+			last = t
+		}
+		timed = true
+	}
+	for ev, err := range r.All() {
+		if err != nil {
+			return err
+		}
+		events++
+		counts[ev.Type]++
+		switch ev.Type {
+		case gotraceraw.EvEventBatch:
+			gens[ev.Args[0]] = true
+			now = ev.Args[2]
+			see(now)
+		case gotraceraw.EvExperimentalBatch:
+			gens[ev.Args[1]] = true
+		case gotraceraw.EvFrequency:
+			freq = ev.Args[0]
+		case gotraceraw.EvCPUSample:
+			see(ev.Args[0])
+		default:
+			if s, ok := ev.Spec(); ok && s.Timed {
+				now += ev.Args[0]
+				see(now)
+			}
+		}
+	}
+	fmt.Fprintf(w, "  version %v, %d bytes, %d events\n", r.Version(), len(data), events)
+	fmt.Fprintf(w, "  generations %d, batches %d", len(gens), counts[gotraceraw.EvEventBatch])
+	if n := counts[gotraceraw.EvExperimentalBatch]; n > 0 {
+		fmt.Fprintf(w, " (+%d experimental)", n)
+	}
+	fmt.Fprintln(w)
+	switch {
+	case freq == 0:
+		fmt.Fprintln(w, "  span unknown: no Frequency event")
+	case timed:
+		fmt.Fprintf(w, "  span %.6f s (%d ticks at %d ticks/s)\n", float64(last-first)/float64(freq), last-first, freq)
+	}
+	types := make([]gotraceraw.EventType, 0, len(counts))
+	for t := range counts {
+		types = append(types, t)
+	}
+	sort.Slice(types, func(i, j int) bool {
+		if counts[types[i]] != counts[types[j]] {
+			return counts[types[i]] > counts[types[j]]
+		}
+		return types[i] < types[j]
+	})
+	var b strings.Builder
+	for i, t := range types {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%v %d", t, counts[t])
+	}
+	fmt.Fprintf(w, "  events by type: %s\n", b.String())
 	return nil
 }
