@@ -67,6 +67,11 @@ type Reader struct {
 	structs  table[StructSig]
 	frames   table[Frame]
 
+	// scratch for signature names
+	pool []byte
+	ends []int
+	strs []string
+
 	// per-event scratch
 	stack []Value
 	arena []Value
@@ -444,6 +449,20 @@ func (r *Reader) defined(i int) int64 {
 	return off
 }
 
+// pooledNames returns the names gathered in r.pool (ending at r.ends) as
+// strings that share one allocation: an enum signature of thousands of
+// names costs a few allocations, not thousands.
+func (r *Reader) pooledNames() []string {
+	all := string(r.pool)
+	r.strs = r.strs[:0]
+	start := 0
+	for _, end := range r.ends {
+		r.strs = append(r.strs, all[start:end])
+		start = end
+	}
+	return r.strs
+}
+
 // --- header ---------------------------------------------------------------
 
 func (r *Reader) header(i int) (int, error) {
@@ -641,12 +660,16 @@ func (r *Reader) funcSig(i int) (*FunctionSig, int, error) {
 		}
 		return sig, i, nil
 	}
-	names := make([]string, n)
-	for k := range names {
-		if names[k], i, err = r.str(i); err != nil {
+	r.pool, r.ends = r.pool[:0], r.ends[:0]
+	for k := 0; k < n; k++ {
+		var b []byte
+		if b, i, err = r.bytes(i); err != nil {
 			return nil, i, err
 		}
+		r.pool = append(r.pool, b...)
+		r.ends = append(r.ends, len(r.pool))
 	}
+	names := append([]string(nil), r.pooledNames()...)
 	sig = &FunctionSig{ID: id, Name: name, ArgNames: names, def: r.defined(at), flags: LookupNameFlags(name), cached: true}
 	r.funcs.put(id, sig)
 	return sig, i, nil
@@ -892,6 +915,7 @@ func (r *Reader) enum(i int) (*EnumSig, uint64, int, error) {
 		}
 		if sig == nil {
 			vals = make([]EnumValue, n)
+			r.pool, r.ends = r.pool[:0], r.ends[:0]
 		}
 		for k := 0; k < n; k++ {
 			var name []byte
@@ -903,7 +927,14 @@ func (r *Reader) enum(i int) (*EnumSig, uint64, int, error) {
 				return nil, 0, i, err
 			}
 			if vals != nil {
-				vals[k] = EnumValue{Name: string(name), Value: v}
+				vals[k].Value = v
+				r.pool = append(r.pool, name...)
+				r.ends = append(r.ends, len(r.pool))
+			}
+		}
+		if vals != nil {
+			for k, name := range r.pooledNames() {
+				vals[k].Name = name
 			}
 		}
 		if sig == nil {
@@ -938,6 +969,7 @@ func (r *Reader) bitmaskSig(i int) (*BitmaskSig, int, error) {
 	var flags []BitmaskFlag
 	if sig == nil {
 		flags = make([]BitmaskFlag, n)
+		r.pool, r.ends = r.pool[:0], r.ends[:0]
 	}
 	for k := 0; k < n; k++ {
 		var name []byte
@@ -949,7 +981,14 @@ func (r *Reader) bitmaskSig(i int) (*BitmaskSig, int, error) {
 			return nil, i, err
 		}
 		if flags != nil {
-			flags[k] = BitmaskFlag{Name: string(name), Value: v}
+			flags[k].Value = v
+			r.pool = append(r.pool, name...)
+			r.ends = append(r.ends, len(r.pool))
+		}
+	}
+	if flags != nil {
+		for k, name := range r.pooledNames() {
+			flags[k].Name = name
 		}
 	}
 	if sig == nil {
@@ -980,6 +1019,7 @@ func (r *Reader) structSig(i int) (*StructSig, int, error) {
 	var members []string
 	if sig == nil {
 		members = make([]string, n)
+		r.pool, r.ends = r.pool[:0], r.ends[:0]
 	}
 	for k := 0; k < n; k++ {
 		var m []byte
@@ -987,8 +1027,12 @@ func (r *Reader) structSig(i int) (*StructSig, int, error) {
 			return nil, i, err
 		}
 		if members != nil {
-			members[k] = string(m)
+			r.pool = append(r.pool, m...)
+			r.ends = append(r.ends, len(r.pool))
 		}
+	}
+	if members != nil {
+		copy(members, r.pooledNames())
 	}
 	if sig == nil {
 		sig = &StructSig{ID: id, Name: string(name), Members: members, def: r.defined(at)}

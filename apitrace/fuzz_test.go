@@ -1,0 +1,176 @@
+package apitrace
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// seedStreams returns the decompressed streams of the small committed
+// traces, cut to at most 4 KiB, as fuzz seeds.
+func seedStreams(f *testing.F) [][]byte {
+	files, _ := filepath.Glob("testdata/*.trace")
+	var out [][]byte
+	for _, name := range files {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		s, _ := stream(f, data)
+		out = append(out, s[:min(len(s), 4096)])
+	}
+	return out
+}
+
+// container wraps a raw stream in a snappy file.
+func container(s []byte) []byte {
+	var buf bytes.Buffer
+	w, _ := NewWriter(&buf, Header{Version: 6, SemanticVersion: 6})
+	// Replace the header the Writer wrote by the raw stream.
+	w.buf = append(w.buf[:0], s...)
+	if err := w.Close(); err != nil {
+		panic(err)
+	}
+	return buf.Bytes()
+}
+
+// checkEnd asserts the error contract: io.EOF, or a *FormatError.
+func checkEnd(t *testing.T, err error) {
+	var fe *FormatError
+	if err != io.EOF && !errors.As(err, &fe) {
+		t.Fatalf("error %v (%T) is neither io.EOF nor a *FormatError", err, err)
+	}
+}
+
+func readCalls(t *testing.T, data []byte) {
+	var cr CallReader
+	cr.Reader().MaxStringLen = 1 << 20
+	if err := cr.Reset(bytes.NewReader(data)); err != nil {
+		checkEnd(t, err)
+		return
+	}
+	for {
+		_, err := cr.Read()
+		if err != nil {
+			checkEnd(t, err)
+			if _, again := cr.Read(); again != err {
+				t.Fatalf("error not sticky: %v then %v", err, again)
+			}
+			return
+		}
+	}
+}
+
+// FuzzReader feeds whole files (container and all) to the CallReader.
+func FuzzReader(f *testing.F) {
+	for _, name := range []string{"incomplete-call.trace", "zlib-no-eof.trace"} {
+		data, err := os.ReadFile(filepath.Join("testdata", name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	for _, s := range seedStreams(f) {
+		f.Add(container(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		readCalls(t, data)
+	})
+}
+
+// FuzzStream feeds raw streams, wrapped in a valid snappy container, so
+// that the fuzzer works on the event grammar rather than on compression.
+func FuzzStream(f *testing.F) {
+	for _, s := range seedStreams(f) {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s []byte) {
+		readCalls(t, container(s))
+	})
+}
+
+// renderEvents reads every event and spells them out, signatures by
+// content; it returns the text and the error that ended the stream.
+func renderEvents(data []byte) (string, error) {
+	r, err := NewReader(bytes.NewReader(data))
+	if err != nil {
+		return "", err
+	}
+	var sb strings.Builder
+	h := r.Header()
+	fmt.Fprintf(&sb, "%d %d %q\n", h.Version, h.SemanticVersion, h.Properties)
+	for {
+		ev, err := r.Read()
+		if err != nil {
+			return sb.String(), err
+		}
+		fmt.Fprintf(&sb, "%v %d %d %d", ev.Kind, ev.Call, ev.Thread, ev.Flags)
+		if ev.Sig != nil {
+			fmt.Fprintf(&sb, " %d %q %q", ev.Sig.ID, ev.Sig.Name, ev.Sig.ArgNames)
+		}
+		fmt.Fprintf(&sb, " bt%v", ev.Backtrace != nil)
+		for _, fr := range ev.Backtrace {
+			fmt.Fprintf(&sb, " %d %d %q %q %q %d %d", fr.ID, fr.Has, fr.Module, fr.Function, fr.File, fr.Line, fr.Offset)
+		}
+		for _, a := range ev.Args {
+			fmt.Fprintf(&sb, " %d=%s", a.Index, render(a.Value))
+		}
+		fmt.Fprintf(&sb, " ret=%s\n", render(ev.Ret))
+	}
+}
+
+// FuzzRoundTrip reads a stream, writes its events back and checks that
+// reading the copy gives the same events. (Bytes may differ for input no
+// apitrace writes: non-minimal integers, "negative zero" in signatures,
+// details out of apitrace's order.)
+func FuzzRoundTrip(f *testing.F) {
+	for _, s := range seedStreams(f) {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s []byte) {
+		data := container(s)
+		want, err := renderEvents(data)
+		if err != nil && err != io.EOF && !errors.Is(err, io.ErrUnexpectedEOF) {
+			return // damaged: nothing to compare
+		}
+		r, err := NewReader(bytes.NewReader(data))
+		if err != nil {
+			return
+		}
+		var buf bytes.Buffer
+		w, err := NewWriter(&buf, r.Header())
+		if err != nil {
+			t.Fatalf("header read but not written: %v", err)
+		}
+		for {
+			ev, err := r.Read()
+			if err != nil {
+				break
+			}
+			if err := w.Write(ev); err != nil {
+				if ev.Kind == Enter && r.Header().Version < 4 && ev.Thread != 0 {
+					t.Fatal("impossible")
+				}
+				// Values a reader accepts but the writer refuses are
+				// bugs, except enum values of pre-v3 signatures that
+				// differ, which the reader cannot produce.
+				t.Fatalf("writing a read event: %v", err)
+			}
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		got, err := renderEvents(buf.Bytes())
+		if err != nil && err != io.EOF {
+			t.Fatalf("reading our copy: %v", err)
+		}
+		if got != want {
+			t.Fatalf("events differ:\n%s\n---\n%s", want, got)
+		}
+	})
+}
