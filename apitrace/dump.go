@@ -174,6 +174,9 @@ func (d *Dumper) Header(h *Header) {
 		return
 	}
 	props := slices.Clone(h.Properties)
+	for i := range props {
+		props[i].Name = cstr(props[i].Name)
+	}
 	slices.SortStableFunc(props, func(a, b Property) int { return strings.Compare(a.Name, b.Name) })
 	for i, p := range props {
 		if i+1 < len(props) && props[i+1].Name == p.Name {
@@ -197,10 +200,10 @@ func (d *Dumper) Flags(c *Call) NameFlags {
 	}
 	f, ok := d.sigFlags[c.Sig]
 	if !ok {
-		f = LookupNameFlags(c.Sig.Name)
+		f = LookupNameFlags(cstr(c.Sig.Name))
 		d.sigFlags[c.Sig] = f
 	}
-	if len(c.Sig.ArgNames) == 0 && c.Ret.Kind != KindNone && c.Sig.Name == "glGetError" && dumpToInt(&c.Ret) == 0 {
+	if len(c.Sig.ArgNames) == 0 && c.Ret.Kind != KindNone && cstr(c.Sig.Name) == "glGetError" && dumpToInt(&c.Ret) == 0 {
 		f |= NameVerbose
 	}
 	return f
@@ -238,7 +241,7 @@ func (d *Dumper) Want(c *Call) bool {
 	if !d.opts.Verbose && f&NameVerbose != 0 {
 		return false
 	}
-	if d.opts.Grep != nil && !d.opts.Grep.MatchString(c.Name()) {
+	if d.opts.Grep != nil && !d.opts.Grep.MatchString(cstr(c.Name())) {
 		return false
 	}
 	return true
@@ -308,7 +311,7 @@ func (d *Dumper) appendCall(dst []byte, c *Call, f NameFlags) []byte {
 			dst = append(dst, d.bold...)
 		}
 	}
-	dst = append(dst, c.Name()...)
+	dst = append(dst, cstr(c.Name())...)
 	dst = append(dst, d.normal...)
 	dst = append(dst, '(')
 	d.blobCall, d.blobNo = uint32(c.No), 0
@@ -318,7 +321,7 @@ func (d *Dumper) appendCall(dst []byte, c *Call, f NameFlags) []byte {
 		}
 		if !d.opts.NoArgNames {
 			if c.Sig != nil && i < len(c.Sig.ArgNames) {
-				dst = append(dst, c.Sig.ArgNames[i]...)
+				dst = append(dst, cstr(c.Sig.ArgNames[i])...)
 			} else {
 				dst = append(dst, "arg"...)
 				dst = strconv.AppendInt(dst, int64(i), 10)
@@ -422,7 +425,7 @@ func (d *Dumper) appendValue(dst []byte, v *Value) []byte {
 	case KindEnum:
 		dst = append(dst, d.literal...)
 		if name, ok := d.enumName(v); ok {
-			dst = append(dst, name...)
+			dst = append(dst, cstr(name)...)
 		} else {
 			dst = strconv.AppendInt(dst, v.Int(), 10)
 		}
@@ -489,7 +492,7 @@ func (d *Dumper) appendMembers(dst []byte, v *Value, more bool) ([]byte, bool) {
 	for i := range v.Elems {
 		name := ""
 		if v.Struct != nil && i < len(v.Struct.Members) {
-			name = v.Struct.Members[i]
+			name = cstr(v.Struct.Members[i])
 		}
 		m := &v.Elems[i]
 		if name == "" && m.Kind == KindStruct {
@@ -562,7 +565,7 @@ func (d *Dumper) appendBlobFile(dst, data []byte) []byte {
 // dumpGUID recognises apitrace's GUID special case: a struct named GUID
 // with four members (Data1, Data2, Data3, and Data4 an array of 8 bytes).
 func dumpGUID(v *Value) (g [16]byte, ok bool) {
-	if v.Struct == nil || v.Struct.Name != "GUID" || len(v.Elems) != 4 {
+	if v.Struct == nil || cstr(v.Struct.Name) != "GUID" || len(v.Elems) != 4 {
 		return g, false
 	}
 	data4 := &v.Elems[3]

@@ -3,6 +3,7 @@ package apitrace
 import (
 	"math"
 	"strconv"
+	"strings"
 )
 
 // This file holds the leaf formatting rules of apitrace dump 11.1
@@ -135,6 +136,16 @@ func appendDumpOctal(dst []byte, c uint32) []byte {
 	return append(dst, '0'+byte(c)&7)
 }
 
+// cstr returns s up to its first NUL byte: apitrace keeps names (of
+// functions, arguments, members, enum values, flags, properties) and frame
+// strings as C strings, so it prints them only that far.
+func cstr(s string) string {
+	if i := strings.IndexByte(s, 0); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
 // appendDumpHex appends 0x and v in lower-case hex without padding, the
 // form of pointers and of bitmask leftovers.
 func appendDumpHex(dst []byte, v uint64) []byte {
@@ -158,7 +169,7 @@ func appendDumpBitmask(dst []byte, v uint64, flags []BitmaskFlag, lit, normal st
 				dst = append(dst, " | "...)
 			}
 			dst = append(dst, lit...)
-			dst = append(dst, flags[i].Name...)
+			dst = append(dst, cstr(flags[i].Name)...)
 			dst = append(dst, normal...)
 			v &^= f
 			first = false
@@ -185,13 +196,13 @@ func appendDumpBitmask(dst []byte, v uint64, flags []BitmaskFlag, lit, normal st
 // types are not printed either.
 func appendDumpFrame(dst []byte, f *Frame) []byte {
 	if f.Has&HasModule != 0 {
-		dst = append(dst, f.Module...)
+		dst = append(dst, cstr(f.Module)...)
 	} else {
 		dst = append(dst, '?')
 	}
 	if f.Has&HasFunction != 0 {
 		dst = append(dst, ": "...)
-		dst = append(dst, f.Function...)
+		dst = append(dst, cstr(f.Function)...)
 	}
 	if f.Has&HasOffset != 0 && int64(f.Offset) >= 0 {
 		dst = append(dst, "+0x"...)
@@ -199,7 +210,7 @@ func appendDumpFrame(dst []byte, f *Frame) []byte {
 	}
 	if f.Has&HasFile != 0 {
 		dst = append(dst, ": "...)
-		dst = append(dst, f.File...)
+		dst = append(dst, cstr(f.File)...)
 		if l := int32(uint32(f.Line)); f.Has&HasLine != 0 && l >= 0 {
 			dst = append(dst, ':')
 			dst = strconv.AppendInt(dst, int64(l), 10)

@@ -74,7 +74,7 @@ synth.v-tid-nomultiline.txt -v --thread-ids --multiline=no synth.trace
 synth.blobs.txt -v --blobs synth.trace
 synth.color-v.txt --color=always -v synth.trace
 synth.noargnames.txt --arg-names=no --call-nos=no --calls=0-4/2,7- synth.trace
-synth.calls-stop.txt --thread-ids --calls=0-9 synth.trace
+synth.calls-stop.txt --thread-ids --calls=0-10 synth.trace
 damaged.txt damaged.trace
 CASES
 

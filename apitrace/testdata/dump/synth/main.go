@@ -38,6 +38,7 @@ func run(name string) error {
 	w, err := apitrace.NewWriter(f, apitrace.Header{Version: 6, SemanticVersion: 6, Properties: []apitrace.Property{
 		{Name: "process.name", Value: "/usr/bin/synth"},
 		{Name: "a.weird", Value: "tab\there \"q\" \\ \x01\x7f\xc3\xa9 nl\nend"},
+		{Name: "n.nul\x00hidden", Value: "v\x00hidden"},
 	}})
 	if err != nil {
 		return err
@@ -161,8 +162,18 @@ func run(name string) error {
 	if err := call(0, getString, 0, nil, []apitrace.Value{apitrace.Uint(0x1f00)}, str("multi\nline\r\nvendor"), true); err != nil {
 		return err
 	}
-	// Two threads interleaved: call 10 leaves before call 9, so the dump
-	// prints 10 first, and --calls=0-9 stops reading at it.
+	// Names are C strings to apitrace: it prints them up to a NUL.
+	nulEnum := &apitrace.EnumSig{ID: 34, Values: []apitrace.EnumValue{{Name: "E\x00X", Value: 2}}}
+	nulStruct := &apitrace.StructSig{ID: 24, Name: "S", Members: []string{"m\x00n"}}
+	nul := &apitrace.FunctionSig{ID: 20, Name: "glNul\x00Tail", ArgNames: []string{"a\x00b", "s"}}
+	nulFrame := []*apitrace.Frame{{ID: 5, Has: apitrace.HasModule | apitrace.HasFunction | apitrace.HasFile,
+		Module: "mod\x00x", Function: "fn\x00y", File: "f\x00z"}}
+	if err := call(0, nul, 0, nulFrame, []apitrace.Value{{Kind: apitrace.KindEnum, Enum: nulEnum, Bits: 2},
+		{Kind: apitrace.KindStruct, Struct: nulStruct, Elems: []apitrace.Value{apitrace.Uint(1)}}}, apitrace.Value{}, true); err != nil {
+		return err
+	}
+	// Two threads interleaved: call 11 leaves before call 10, so the dump
+	// prints 11 first, and --calls=0-10 stops reading at it.
 	flush := &apitrace.FunctionSig{ID: 19, Name: "glFlush"}
 	if err := w.Write(apitrace.Event{Kind: apitrace.Enter, Thread: 5, Sig: flush}); err != nil {
 		return err
