@@ -287,17 +287,12 @@ func (rd *Reader) parse(rec *Record, line []byte, lineNo int) (int, error) {
 			rec.Call.Args, rec.Call.Frames = rd.args, rd.frames
 			return used, nil
 		}
-		if rd.Strict {
-			if r1 == badRange {
-				return 0, ErrRange
-			}
-			if r1 != notRecord || r2 != notRecord {
-				return 0, ErrSyntax
-			}
+		if err := rd.strictErr(max(r1, r2)); err != nil {
+			return 0, err
 		}
 	case line[0]-'0' < 10:
 		c := &rec.Call
-		switch parseCall(line, c) {
+		switch res := parseCall(line, c); res {
 		case okRecord:
 			rec.Kind = KindCall
 			rd.open = true
@@ -308,39 +303,19 @@ func (rd *Reader) parse(rec *Record, line []byte, lineNo int) (int, error) {
 			}
 			c.Args, c.Frames = rd.args, rd.frames
 			return used, nil
-		case badRange:
-			if rd.Strict {
-				return 0, ErrRange
-			}
-		case badRecord:
-			if rd.Strict {
-				return 0, ErrSyntax
+		default:
+			if err := rd.strictErr(res); err != nil {
+				return 0, err
 			}
 		}
-	case line[0] == ':':
-		if parseMap(line, &rec.Map) {
-			rec.Kind = KindMemoryMap
-			rd.open = false
-			return 1, nil
-		}
-	case line[0] == '@':
-		if parseContext(line, &rec.Context) {
-			rec.Kind = KindContext
-			rd.open = false
-			return 1, nil
-		}
-	case line[0] == '<':
-		if parseResource(line, &rec.Resource) {
-			rec.Kind = KindResource
-			rd.open = false
-			return 1, nil
-		}
-	case line[0] == '&':
-		if parseAttachment(line, &rec.Attachment) {
-			rec.Kind = KindAttachment
-			rd.open = false
-			return 1, nil
-		}
+	case line[0] == ':' && parseMap(line, &rec.Map):
+		return rd.single(rec, KindMemoryMap)
+	case line[0] == '@' && parseContext(line, &rec.Context):
+		return rd.single(rec, KindContext)
+	case line[0] == '<' && parseResource(line, &rec.Resource):
+		return rd.single(rec, KindResource)
+	case line[0] == '&' && parseAttachment(line, &rec.Attachment):
+		return rd.single(rec, KindAttachment)
 	}
 	rec.Kind = KindComment
 	rec.Text = line
@@ -348,6 +323,28 @@ func (rd *Reader) parse(rec *Record, line []byte, lineNo int) (int, error) {
 		rd.open = false
 	}
 	return 1, nil
+}
+
+// single ends parse for a one-line registry record.
+func (rd *Reader) single(rec *Record, k Kind) (int, error) {
+	rec.Kind = k
+	rd.open = false
+	return 1, nil
+}
+
+// strictErr is the error a line that looks like a record but is not one
+// makes in Strict mode.
+func (rd *Reader) strictErr(res parseResult) error {
+	if !rd.Strict {
+		return nil
+	}
+	switch res {
+	case badRange:
+		return ErrRange
+	case badRecord:
+		return ErrSyntax
+	}
+	return nil
 }
 
 // tail collects argument lines, then frame lines, starting with the
@@ -370,20 +367,15 @@ func (rd *Reader) tail(i int, line []byte, lineNo int) (int, error) {
 			return 0, &SyntaxError{Line: lineNo + i, Err: ErrTooManyLines}
 		}
 		var f Frame
-		switch parseFrame(line, &f) {
+		switch res := parseFrame(line, &f); res {
 		case okRecord:
 			rd.frames = append(rd.frames, f)
 			framesSeen = true
 			i++
 			continue
-		case badRange:
-			if rd.Strict {
-				return 0, &SyntaxError{Line: lineNo + i, Err: ErrRange}
-			}
-			return max(i, 1), nil
-		case badRecord:
-			if rd.Strict {
-				return 0, &SyntaxError{Line: lineNo + i, Err: ErrSyntax}
+		case badRange, badRecord:
+			if err := rd.strictErr(res); err != nil {
+				return 0, &SyntaxError{Line: lineNo + i, Err: err}
 			}
 			return max(i, 1), nil
 		}
@@ -397,8 +389,8 @@ func (rd *Reader) tail(i int, line []byte, lineNo int) (int, error) {
 			i++
 			continue
 		case badRecord:
-			if rd.Strict {
-				return 0, &SyntaxError{Line: lineNo + i, Err: ErrSyntax}
+			if err := rd.strictErr(badRecord); err != nil {
+				return 0, &SyntaxError{Line: lineNo + i, Err: err}
 			}
 		}
 		return max(i, 1), nil
