@@ -94,26 +94,65 @@ func realStacks() [][]uintptr {
 	return stacks
 }
 
-// corpus concatenates records of the real stacks until it holds at least
-// size bytes; it returns the data, the record count and the frame count.
+// goStacks is realStacks as uint64 addresses.
+func goStacks() [][]uint64 {
+	var out [][]uint64
+	for _, pcs := range realStacks() {
+		a := make([]uint64, len(pcs))
+		for i, pc := range pcs {
+			a[i] = uint64(pc)
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+type benchCorpus struct {
+	name   string
+	stacks [][]uint64
+}
+
+// corpora are the benchmark inputs: the Go stacks above and the real
+// x86-64 backtraces of testdata/sp-rtrace.
+func corpora(tb testing.TB) []benchCorpus {
+	var sp [][]uint64
+	for _, bts := range spRtraceBacktraces(tb) {
+		sp = append(sp, bts...)
+	}
+	return []benchCorpus{{"gostacks", goStacks()}, {"sp-rtrace", sp}}
+}
+
+// corpus concatenates records of the real Go stacks until it holds at
+// least size bytes; it returns the data, the record count and the frame
+// count.
 func corpus(tb testing.TB, size int) ([]byte, int, int) {
+	return corpusOf(tb, goStacks(), size)
+}
+
+func corpusOf(tb testing.TB, stacks [][]uint64, size int) ([]byte, int, int) {
 	var data []byte
 	recs, frames := 0, 0
 	for len(data) < size {
-		for _, pcs := range realStacks() {
+		for _, st := range stacks {
 			var err error
-			if data, err = AppendUintptrs(data, pcs); err != nil {
+			if data, err = AppendAddrs(data, Word64, RA, st); err != nil {
 				tb.Fatal(err)
 			}
 			recs++
-			frames += len(pcs)
+			frames += len(st)
 		}
 	}
 	return data, recs, frames
 }
 
 func BenchmarkReader(b *testing.B) {
-	data, recs, frames := corpus(b, 1<<20)
+	for _, c := range corpora(b) {
+		b.Run(c.name, func(b *testing.B) { benchReader(b, c.stacks) })
+	}
+}
+
+func benchReader(b *testing.B, stacks [][]uint64) {
+	data, recs, frames := corpusOf(b, stacks, 1<<20)
 	b.Run("Read", func(b *testing.B) {
 		r := NewReader(nil)
 		br := bytes.NewReader(data)
@@ -133,6 +172,7 @@ func BenchmarkReader(b *testing.B) {
 			}
 		}
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(frames)/float64(b.N), "ns/frame")
+		b.ReportMetric(float64(len(data))/float64(frames), "bytes/frame")
 		b.ReportMetric(float64(recs), "records/op")
 		cpuMBs(b, start, len(data))
 	})
@@ -162,10 +202,16 @@ func BenchmarkReader(b *testing.B) {
 }
 
 func BenchmarkWriter(b *testing.B) {
-	data, _, frames := corpus(b, 1<<20)
+	for _, c := range corpora(b) {
+		b.Run(c.name, func(b *testing.B) { benchWriter(b, c.stacks) })
+	}
+}
+
+func benchWriter(b *testing.B, stacks [][]uint64) {
+	data, _, frames := corpusOf(b, stacks, 1<<20)
 	var recsIn [][]Frame
-	for _, pcs := range realStacks() {
-		recsIn = append(recsIn, FromUintptrs(nil, RA, pcs))
+	for _, st := range stacks {
+		recsIn = append(recsIn, FromAddrs(nil, RA, st))
 	}
 	reps := frames / countFrames(recsIn)
 	b.Run("Writer", func(b *testing.B) {
@@ -185,16 +231,16 @@ func BenchmarkWriter(b *testing.B) {
 		}
 		cpuMBs(b, start, len(data))
 	})
-	b.Run("AppendUintptrs", func(b *testing.B) {
-		buf := make([]byte, 0, len(data))
+	b.Run("AppendAddrs", func(b *testing.B) {
+		buf := make([]byte, 0, 2*len(data))
 		b.SetBytes(int64(len(data)))
 		b.ReportAllocs()
 		start := cpuTime()
 		for i := 0; i < b.N; i++ {
 			buf = buf[:0]
 			for range reps {
-				for _, pcs := range realStacks() {
-					buf, _ = AppendUintptrs(buf, pcs)
+				for _, st := range stacks {
+					buf, _ = AppendAddrs(buf, Word64, RA, st)
 				}
 			}
 		}
