@@ -11,26 +11,29 @@ import (
 	"github.com/tracefmt/tracefmt/internal/testutil"
 )
 
-// recordRealTraces records two short traces of Mesa demos with the real
-// tracer under a virtual X server and Mesa's software renderer: glxinfo -B
-// and about one second of glxgears (stopped by SIGINT, so its last call is
-// usually incomplete).
+// recordRealTraces records short traces of Mesa demos with the real tracer
+// under a virtual X server and Mesa's software renderer: glxinfo -B, and
+// about one second each of glxgears (GLX, display lists) and es2gears (EGL
+// and GLES2: shaders, vertex buffer blobs), stopped by SIGINT so that their
+// last call is often incomplete.
 func recordRealTraces(t *testing.T) (dir string, traces []string) {
 	t.Helper()
 	apitrace := testutil.Tool(t, "apitrace")
 	xvfb := testutil.Tool(t, "xvfb-run")
 	glxinfo := testutil.Tool(t, "glxinfo")
 	glxgears := testutil.Tool(t, "glxgears")
+	es2gears := testutil.Tool(t, "es2gears_x11")
 	timeout := testutil.Tool(t, "timeout")
 	dir = t.TempDir()
 	for _, run := range []struct {
-		name string
-		cmd  []string
+		name, api string
+		cmd       []string
 	}{
-		{"glxinfo.trace", []string{glxinfo, "-B"}},
-		{"glxgears.trace", []string{timeout, "-s", "INT", "1", glxgears}},
+		{"glxinfo.trace", "gl", []string{glxinfo, "-B"}},
+		{"glxgears.trace", "gl", []string{timeout, "-s", "INT", "1", glxgears}},
+		{"es2gears.trace", "egl", []string{timeout, "-s", "INT", "1", es2gears}},
 	} {
-		args := append([]string{"-a", apitrace, "trace", "--api", "gl", "-o", filepath.Join(dir, run.name)}, run.cmd...)
+		args := append([]string{"-a", apitrace, "trace", "--api", run.api, "-o", filepath.Join(dir, run.name)}, run.cmd...)
 		cmd := exec.Command(xvfb, args...)
 		cmd.Env = append(os.Environ(), "LIBGL_ALWAYS_SOFTWARE=1")
 		out, err := cmd.CombinedOutput()
