@@ -1,7 +1,6 @@
 package apitrace
 
 import (
-	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -117,54 +116,6 @@ func NewDumper(w io.Writer, opts DumpOptions) *Dumper {
 
 // dumpFlushSize is how much text the Dumper gathers before writing.
 const dumpFlushSize = 60 << 10
-
-// dumpSource is what Dumper.Calls reads: a CallReader.
-type dumpSource interface {
-	Header() Header
-	Read() (Call, error)
-}
-
-// dumpCalls dumps a header and then calls from src, stopping early when the
-// call set has no more calls. It returns nil at the end of a clean trace
-// and flushes the output.
-//
-// The calls still pending at the end come last, flagged incomplete.
-// apitrace prints them when the trace ends or is cut short, but not when it
-// dies on a damaged byte (it exits at once), so their text is held back
-// until the reader says which.
-func (d *Dumper) dumpCalls(src dumpSource) error {
-	h := src.Header()
-	d.Header(&h)
-	last := d.opts.Calls.Last()
-	d.tail = d.tail[:0]
-	for {
-		c, err := src.Read()
-		if err != nil {
-			if err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF) {
-				d.buf = append(d.buf, d.tail...)
-			}
-			if err == io.EOF {
-				err = nil
-			}
-			if ferr := d.Flush(); err == nil {
-				err = ferr
-			}
-			return err
-		}
-		if uint32(c.No) > last {
-			d.buf = append(d.buf, d.tail...)
-			return d.Flush()
-		}
-		if c.Incomplete {
-			d.tail = d.render(d.tail, &c)
-			continue
-		}
-		d.Call(&c)
-		if d.err != nil {
-			return d.err
-		}
-	}
-}
 
 // Header prints the property lines of a trace header, sorted by name as
 // apitrace prints them (a repeated name keeps its last value), unless the
@@ -580,7 +531,3 @@ func dumpGUID(v *Value) (g [16]byte, ok bool) {
 	}
 	return g, true
 }
-
-// ErrDumpOption reports a dump command line that apitrace dump would not
-// accept.
-var ErrDumpOption = errors.New("apitrace: bad dump option")

@@ -1,6 +1,7 @@
 package apitrace
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"strings"
@@ -156,3 +157,7 @@ func (o *DumpOptions) set(name, value string, hasValue bool, help *bool) error {
 	}
 	return err
 }
+
+// ErrDumpOption reports a dump command line that apitrace dump would not
+// accept.
+var ErrDumpOption = errors.New("apitrace: bad dump option")

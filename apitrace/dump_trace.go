@@ -1,6 +1,9 @@
 package apitrace
 
-import "io"
+import (
+	"errors"
+	"io"
+)
 
 // Trace dumps a whole trace read from r: its properties, then its calls,
 // stopping early when the call set has no more calls. It returns nil at the
@@ -13,4 +16,49 @@ func (d *Dumper) Trace(r io.Reader) error {
 		return err
 	}
 	return d.dumpCalls(cr)
+}
+
+// dumpCalls dumps a header and then calls from src, stopping early when the
+// call set has no more calls. It returns nil at the end of a clean trace
+// and flushes the output.
+//
+// The calls still pending at the end come last, flagged incomplete.
+// apitrace prints them when the trace ends or is cut short, but not when it
+// dies on a damaged byte (it exits at once), so their text is held back
+// until the reader says which.
+func (d *Dumper) dumpCalls(src *CallReader) error {
+	// Signatures belong to their reader: forget the last trace's.
+	clear(d.sigFlags)
+	clear(d.enumIndex)
+	h := src.Header()
+	d.Header(&h)
+	last := d.opts.Calls.Last()
+	d.tail = d.tail[:0]
+	for {
+		c, err := src.Read()
+		if err != nil {
+			if err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF) {
+				d.buf = append(d.buf, d.tail...)
+			}
+			if err == io.EOF {
+				err = nil
+			}
+			if ferr := d.Flush(); err == nil {
+				err = ferr
+			}
+			return err
+		}
+		if uint32(c.No) > last {
+			d.buf = append(d.buf, d.tail...)
+			return d.Flush()
+		}
+		if c.Incomplete {
+			d.tail = d.render(d.tail, &c)
+			continue
+		}
+		d.Call(&c)
+		if d.err != nil {
+			return d.err
+		}
+	}
 }
