@@ -9,7 +9,7 @@ import (
 	"unicode/utf8"
 )
 
-// WriteChrome writes evs (as Expand returns them, sorted by TSC) as Chrome
+// WriteChrome writes the events of t (sorted by TSC) as Chrome
 // trace-event JSON, which Perfetto and chrome://tracing open.
 //
 // Each thread's function calls become nested "B"/"E" spans: an exit (or
@@ -26,7 +26,8 @@ import (
 // no precision (llvm-xray's own trace_event output goes through a double).
 // The first TSC and the cycle frequency are in "otherData". names maps
 // function ids to names (see ReadInstrMap); ids without one show as "#id".
-func WriteChrome(w io.Writer, h Header, evs []Event, names map[int32]string) error {
+func WriteChrome(w io.Writer, t *Trace, names map[int32]string) error {
+	h, evs := t.Header, t.Events
 	bw := bufio.NewWriterSize(w, 256<<10)
 	freq := h.CycleFrequency
 	if freq == 0 {
@@ -118,7 +119,7 @@ func WriteChrome(w io.Writer, h Header, evs []Event, names map[int32]string) err
 			b = strconv.AppendInt(b, int64(e.FuncID), 10)
 			b = append(b, `,"cpu":`...)
 			b = strconv.AppendUint(b, uint64(e.CPU), 10)
-			for j, a := range e.Args {
+			for j, a := range t.Args(e) {
 				b = append(b, `,"arg`...)
 				b = strconv.AppendInt(b, int64(j), 10)
 				b = append(b, `":`...)
@@ -149,10 +150,11 @@ func WriteChrome(w io.Writer, h Header, evs []Event, names map[int32]string) err
 			b = append(b, `,"cpu":`...)
 			b = strconv.AppendUint(b, uint64(e.CPU), 10)
 			b = append(b, `,"data":`...)
-			b = appendJSONString(b, e.Data)
-			if !utf8.Valid(e.Data) {
+			data := t.Data(e)
+			b = appendJSONString(b, data)
+			if !utf8.Valid(data) {
 				b = append(b, `,"hex":"`...)
-				for _, c := range e.Data {
+				for _, c := range data {
 					b = append(b, hexLower[c>>4], hexLower[c&15])
 				}
 				b = append(b, '"')

@@ -79,7 +79,7 @@ func TestChrome(t *testing.T) {
 	for _, name := range []string{"fdr_simple", "fdr_typed", "fdr_threads", "basic_simple", "synthetic-v1", "synthetic-v5"} {
 		t.Run(name, func(t *testing.T) {
 			data := testutil.ReadFile(t, "testdata/"+name+".xray")
-			h, evs, err := Expand(data, true)
+			tr, err := Expand(data, true)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -92,13 +92,13 @@ func TestChrome(t *testing.T) {
 				}
 			}
 			var out bytes.Buffer
-			if err := WriteChrome(&out, h, evs, names); err != nil {
+			if err := WriteChrome(&out, tr, names); err != nil {
 				t.Fatal(err)
 			}
 			spans, instants := checkChrome(t, out.Bytes())
 			custom := 0
 			enters := 0
-			for _, e := range evs {
+			for _, e := range tr.Events {
 				switch e.Kind {
 				case EventCustom, EventTyped:
 					custom++
@@ -123,7 +123,7 @@ func TestChromeTimestamps(t *testing.T) {
 		{Kind: EventExit, FuncID: 1, TSC: 1795282106007886855 + 1_234_567_891, TID: 1},
 	}
 	var out bytes.Buffer
-	WriteChrome(&out, Header{CycleFrequency: 1e9}, evs, nil)
+	WriteChrome(&out, &Trace{Header: Header{CycleFrequency: 1e9}, Events: evs}, nil)
 	if !strings.Contains(out.String(), `"ts":1234567.891`) {
 		t.Errorf("timestamp not exact:\n%s", out.String())
 	}

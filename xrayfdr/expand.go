@@ -2,8 +2,10 @@ package xrayfdr
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 )
 
@@ -44,35 +46,61 @@ type Event struct {
 	TSC    uint64
 	TID    uint32
 	PID    uint32 // 0 in version 1 logs; the thread id in version 2 logs
-	Args   []uint64
-	Data   []byte // event payload, pointing into the log's bytes
+	// call arguments and payload, kept in the Trace (see Trace.Args and
+	// Trace.Data) so that an Event holds no pointer: millions of them
+	// cost the garbage collector nothing
+	argOff, argN uint32
+	dataOff      int64
+	dataN        uint32
+}
+
+// Trace is an expanded log.
+type Trace struct {
+	Header Header
+	Events []Event
+	args   []uint64
+	data   []byte
+}
+
+// Args returns the call arguments of e (an EventEnterArg).
+func (t *Trace) Args(e *Event) []uint64 {
+	return t.args[e.argOff : e.argOff+e.argN : e.argOff+e.argN]
+}
+
+// Data returns the payload of e (a custom or typed event); it points into
+// the log's bytes.
+func (t *Trace) Data(e *Event) []byte {
+	if e.dataN == 0 {
+		return nil
+	}
+	return t.data[e.dataOff : e.dataOff+int64(e.dataN) : e.dataOff+int64(e.dataN)]
 }
 
 // Expand reads a whole log (FDR or basic mode) and returns its events the
 // way llvm-xray convert does: blocks verified, grouped by process and
 // thread in llvm-xray's order, each thread's blocks sorted by wall time
 // with llvm-xray's comparator and sort algorithm, expanded, then (when
-// sortByTSC) stably sorted by TSC. Args and Data point into data and the
-// returned events.
-func Expand(data []byte, sortByTSC bool) (Header, []Event, error) {
+// sortByTSC) stably sorted by TSC. Event payloads point into data.
+func Expand(data []byte, sortByTSC bool) (*Trace, error) {
 	if len(data) < 4 {
-		return Header{}, nil, &FormatError{Offset: 0, Err: io.ErrUnexpectedEOF, LLVM: "File too small for XRay."}
+		return nil, &FormatError{Offset: 0, Err: io.ErrUnexpectedEOF, LLVM: "File too small for XRay."}
 	}
 	var (
-		h   Header
-		evs []Event
-		err error
+		h    Header
+		evs  []Event
+		args []uint64
+		err  error
 	)
 	if len(data) >= HeaderSize {
 		h = parseHeader(data)
 	}
 	switch {
 	case len(data) >= HeaderSize && h.Type == TypeBasic && h.Version >= 1 && h.Version <= 3:
-		evs, err = expandBasic(data)
+		evs, args, err = expandBasic(data)
 	case len(data) >= HeaderSize && h.Type == TypeFDR && h.Version >= 1 && h.Version <= 5:
-		evs, err = expandFDR(data)
+		evs, args, err = expandFDR(data)
 	case len(data) < HeaderSize:
-		return h, nil, &FormatError{Offset: int64(len(data)), Err: io.ErrUnexpectedEOF, LLVM: "Not enough bytes for an XRay log."}
+		return nil, &FormatError{Offset: int64(len(data)), Err: io.ErrUnexpectedEOF, LLVM: "Not enough bytes for an XRay log."}
 	default:
 		msg := ""
 		if h.Type == TypeFDR {
@@ -80,43 +108,42 @@ func Expand(data []byte, sortByTSC bool) (Header, []Event, error) {
 		} else if h.Type == TypeBasic {
 			msg = fmt.Sprintf("Unsupported version for Basic/Naive Mode logging: %d", h.Version)
 		}
-		return h, nil, &FormatError{Offset: 0, Err: ErrHeader, LLVM: msg}
+		return nil, &FormatError{Offset: 0, Err: ErrHeader, LLVM: msg}
 	}
 	if err != nil {
-		return h, nil, err
+		return nil, err
 	}
 	if sortByTSC {
 		evs = sortEvents(evs)
 	}
-	return h, evs, nil
+	return &Trace{Header: h, Events: evs, args: args, data: data}, nil
 }
 
-func expandBasic(data []byte) ([]Event, error) {
+func expandBasic(data []byte) ([]Event, []uint64, error) {
 	if len(data) == HeaderSize || len(data)%BasicSize != 0 {
-		return nil, &FormatError{Offset: int64(len(data) / BasicSize * BasicSize), Err: io.ErrUnexpectedEOF, LLVM: "Invalid-sized XRay data."}
+		return nil, nil, &FormatError{Offset: int64(len(data) / BasicSize * BasicSize), Err: io.ErrUnexpectedEOF, LLVM: "Invalid-sized XRay data."}
 	}
 	rd, err := NewReader(bytes.NewReader(data))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	evs := make([]Event, 0, len(data)/BasicSize)
 	var args []uint64
 	for {
 		rec, err := rd.Read()
 		if err == io.EOF {
-			return evs, nil
+			return evs, args, nil
 		}
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if rec.Kind == KindCallArg {
 			e := &evs[len(evs)-1] // the Reader checked that one precedes
-			start := len(args) - len(e.Args)
-			if len(e.Args) == 0 {
-				start = len(args)
+			if e.argN == 0 {
+				e.argOff = uint32(len(args))
 			}
 			args = append(args, rec.Arg)
-			e.Args = args[start:len(args):len(args)]
+			e.argN++
 			continue
 		}
 		evs = append(evs, Event{CPU: rec.CPU, Kind: EventKind(rec.Action), FuncID: rec.FuncID,
@@ -124,14 +151,14 @@ func expandBasic(data []byte) ([]Event, error) {
 	}
 }
 
-func expandFDR(data []byte) ([]Event, error) {
+func expandFDR(data []byte) ([]Event, []uint64, error) {
 	rd := &Reader{}
 	if err := rd.Reset(bytes.NewReader(data)); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	groups, err := indexBlocks(rd, data)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	h := rd.h
 	br := blockReader(data, h)
@@ -140,10 +167,10 @@ func expandFDR(data []byte) ([]Event, error) {
 		for i := range g.Blocks {
 			v.Reset()
 			if err := g.Blocks[i].each(br, v.Next); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			if err := v.End(); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 		}
 	}
@@ -157,12 +184,12 @@ func expandFDR(data []byte) ([]Event, error) {
 				x.visit(rec, &evs)
 				return nil
 			}); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 		}
 		x.emit(&evs)
 	}
-	return evs, nil
+	return evs, x.args, nil
 }
 
 // expander turns the records of one thread into events with llvm-xray's
@@ -190,7 +217,7 @@ func (x *expander) emit(evs *[]Event) {
 		*evs = append(*evs, x.cur)
 	}
 	x.building = false
-	x.cur.Args, x.cur.Data = nil, nil
+	x.cur.argN, x.cur.dataN = 0, 0
 }
 
 func (x *expander) visit(rec *Record, evs *[]Event) {
@@ -217,15 +244,14 @@ func (x *expander) visit(rec *Record, evs *[]Event) {
 			}
 		}
 		x.cur.PID, x.cur.TID = x.pid, x.tid
-		x.cur.Data = rec.Data
+		x.cur.dataOff, x.cur.dataN = rec.Offset+MetadataSize, uint32(len(rec.Data))
 		x.building = true
 	case KindCallArg:
-		start := len(x.args) - len(x.cur.Args)
-		if len(x.cur.Args) == 0 {
-			start = len(x.args)
+		if x.cur.argN == 0 {
+			x.cur.argOff = uint32(len(x.args))
 		}
 		x.args = append(x.args, rec.Arg)
-		x.cur.Args = x.args[start:len(x.args):len(x.args)]
+		x.cur.argN++
 		x.cur.Kind = EventEnterArg
 	case KindPid:
 		x.pid = uint32(rec.PID)
@@ -404,61 +430,71 @@ func adjustHeap(b []Block, hole, n int, v Block) {
 	b[hole] = v
 }
 
-// sortEvents sorts stably by TSC: a natural merge sort over the runs that
-// are already in order, which a log mostly is (one run per thread).
+// sortEvents sorts stably by TSC. A log is mostly in order already (one
+// ordered run per thread block), so the runs are merged in one pass with a
+// heap; ties go to the earlier run, which keeps the sort stable. Inputs
+// with many short runs use the library's stable sort.
 func sortEvents(evs []Event) []Event {
-	type key struct {
-		tsc uint64
-		i   uint32
-	}
 	n := len(evs)
-	keys := make([]key, n)
-	var runs []int // run starts
+	var starts []int
 	for i := range evs {
-		keys[i] = key{evs[i].TSC, uint32(i)}
 		if i == 0 || evs[i].TSC < evs[i-1].TSC {
-			runs = append(runs, i)
+			starts = append(starts, i)
+			if len(starts) > 64 && len(starts) > n/16 {
+				slices.SortStableFunc(evs, func(a, b Event) int { return cmp.Compare(a.TSC, b.TSC) })
+				return evs
+			}
 		}
 	}
-	if len(runs) <= 1 {
+	if len(starts) <= 1 {
 		return evs
 	}
-	tmp := make([]key, n)
-	for len(runs) > 1 {
-		var next []int
-		for r := 0; r < len(runs); r += 2 {
-			lo := runs[r]
-			if r+1 == len(runs) {
-				copy(tmp[lo:], keys[lo:])
-				next = append(next, lo)
-				break
-			}
-			mid := runs[r+1]
-			hi := n
-			if r+2 < len(runs) {
-				hi = runs[r+2]
-			}
-			i, j, k := lo, mid, lo
-			for i < mid && j < hi {
-				if keys[j].tsc < keys[i].tsc {
-					tmp[k] = keys[j]
-					j++
-				} else {
-					tmp[k] = keys[i]
-					i++
-				}
-				k++
-			}
-			k += copy(tmp[k:], keys[i:mid])
-			copy(tmp[k:], keys[j:hi])
-			next = append(next, lo)
+	k := len(starts)
+	pos := make([]int, k)
+	end := make([]int, k)
+	head := make([]uint64, k) // TSC at pos
+	heap := make([]int, k)    // run numbers
+	for r := range starts {
+		pos[r] = starts[r]
+		end[r] = n
+		if r+1 < k {
+			end[r] = starts[r+1]
 		}
-		keys, tmp = tmp, keys
-		runs = next
+		head[r] = evs[pos[r]].TSC
+		heap[r] = r
+	}
+	less := func(a, b int) bool { return head[a] < head[b] || head[a] == head[b] && a < b }
+	down := func(i int) {
+		for {
+			c := 2*i + 1
+			if c >= len(heap) {
+				return
+			}
+			if c+1 < len(heap) && less(heap[c+1], heap[c]) {
+				c++
+			}
+			if !less(heap[c], heap[i]) {
+				return
+			}
+			heap[i], heap[c] = heap[c], heap[i]
+			i = c
+		}
+	}
+	for i := len(heap)/2 - 1; i >= 0; i-- {
+		down(i)
 	}
 	out := make([]Event, n)
-	for i, k := range keys {
-		out[i] = evs[k.i]
+	for o := range out {
+		r := heap[0]
+		out[o] = evs[pos[r]]
+		pos[r]++
+		if pos[r] == end[r] {
+			heap[0] = heap[len(heap)-1]
+			heap = heap[:len(heap)-1]
+		} else {
+			head[r] = evs[pos[r]].TSC
+		}
+		down(0)
 	}
 	return out
 }

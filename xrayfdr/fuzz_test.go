@@ -60,12 +60,12 @@ func FuzzVerify(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		DumpVerify(io.Discard, data)
 		Verify(data)
-		h, evs, err := Expand(data, true)
+		tr, err := Expand(data, true)
 		if err == nil {
-			if err := WriteYAML(io.Discard, h, evs); err != nil {
+			if err := WriteYAML(io.Discard, tr); err != nil {
 				t.Fatal(err)
 			}
-			if err := WriteChrome(io.Discard, h, evs, nil); err != nil {
+			if err := WriteChrome(io.Discard, tr, nil); err != nil {
 				t.Fatal(err)
 			}
 		}

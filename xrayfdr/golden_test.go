@@ -109,14 +109,14 @@ func TestYAMLGolden(t *testing.T) {
 	for _, g := range goldens(t) {
 		t.Run(g.name, func(t *testing.T) {
 			var got bytes.Buffer
-			h, evs, err := Expand(g.data, true)
+			tr, err := Expand(g.data, true)
 			if err == nil {
-				err = WriteYAML(&got, h, evs)
+				err = WriteYAML(&got, tr)
 			}
 			want := g.output(t, ".yaml")
 			if g.toolError(t, "convert") != "" {
 				if err == nil {
-					t.Errorf("llvm-xray convert fails, we expand %d events", len(evs))
+					t.Errorf("llvm-xray convert fails, we expand %d events", len(tr.Events))
 				}
 				return
 			}

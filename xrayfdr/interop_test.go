@@ -55,17 +55,17 @@ func compareWithLLVM(t *testing.T, tool, path string) {
 
 	want, wantErr = llvmRun(t, tool, "convert", "--output-format=yaml", "--symbolize=false", path)
 	got.Reset()
-	h, evs, err := Expand(data, true)
+	tr, err := Expand(data, true)
 	if wantErr != "" {
 		if err == nil {
-			t.Errorf("llvm-xray convert fails (%.200s), we expand %d events", wantErr, len(evs))
+			t.Errorf("llvm-xray convert fails (%.200s), we expand %d events", wantErr, len(tr.Events))
 		}
 		return
 	}
 	if err != nil {
 		t.Fatalf("llvm-xray converts, we fail: %v", err)
 	}
-	if err := WriteYAML(&got, h, evs); err != nil {
+	if err := WriteYAML(&got, tr); err != nil {
 		t.Fatal(err)
 	}
 	testutil.DiffText(t, "yaml", want, got.Bytes())
@@ -79,7 +79,14 @@ func TestInteropRuntime(t *testing.T) {
 	tool := testutil.Tool(t, "llvm-xray-14")
 	dir := t.TempDir()
 	prog := filepath.Join(dir, "prog")
-	src, _ := filepath.Abs("testdata/interop/prog.cpp")
+	code, err := os.ReadFile("testdata/interop/prog.cpp") // read here so go test's cache sees it
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := filepath.Join(dir, "prog.cpp")
+	if err := os.WriteFile(src, code, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	build := exec.Command(clang, "-O1", "-fxray-instrument", "-fxray-instruction-threshold=1", "-pthread", src, "-o", prog)
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("%v: %v\n%s", build.Args, err, out)

@@ -230,9 +230,9 @@ func (rd *Reader) atEnd() (Record, error) {
 // records it returns io.EOF; a cut inside a record returns a *FormatError
 // wrapping io.ErrUnexpectedEOF. Errors are sticky. The slices in the
 // record are valid until the next call to Read.
-func (rd *Reader) Read() (Record, error) {
+func (rd *Reader) Read() (rec Record, err error) {
 	if rd.err != nil {
-		return Record{}, rd.err
+		return rec, rd.err
 	}
 	if rd.end-rd.pos < MetadataSize && !rd.fill(MetadataSize) && rd.end == rd.pos {
 		return rd.atEnd()
@@ -243,23 +243,23 @@ func (rd *Reader) Read() (Record, error) {
 	if rd.h.Version >= 3 && rd.budget == 0 {
 		return rd.readExtents()
 	}
+	// Fast path: a whole function record in the buffer. The record is
+	// built in the named result, which saves copying it.
 	b := rd.buf[rd.pos:rd.end]
 	if len(b) >= FunctionSize && b[0]&rd.c.disc == 0 && (rd.h.Version < 3 || rd.budget >= FunctionSize) {
-		var w uint64
+		var w, d uint32
 		if rd.c.le {
-			w = uint64(binary.LittleEndian.Uint32(b))
+			w, d = binary.LittleEndian.Uint32(b), binary.LittleEndian.Uint32(b[4:])
 		} else {
-			w = uint64(binary.BigEndian.Uint32(b))
+			w, d = binary.BigEndian.Uint32(b), binary.BigEndian.Uint32(b[4:])
 		}
-		if act := rd.c.fAct.Get(w); act <= uint64(EnterArg) {
-			rec := Record{
-				Kind:   KindFunction,
-				Action: Action(act),
-				FuncID: int32(rd.c.fID.Get(w)),
-				Delta:  int64(rd.c.order.Uint32(b[4:8])),
-				Raw:    b[:FunctionSize:FunctionSize],
-				Offset: rd.off + int64(rd.pos),
-			}
+		if act := rd.c.fAct.Get(uint64(w)); act <= uint64(EnterArg) {
+			rec.Kind = KindFunction
+			rec.Action = Action(act)
+			rec.FuncID = int32(rd.c.fID.Get(uint64(w)))
+			rec.Delta = int64(d)
+			rec.Raw = b[:FunctionSize:FunctionSize]
+			rec.Offset = rd.off + int64(rd.pos)
 			rd.pos += FunctionSize
 			rd.budget -= FunctionSize
 			return rec, nil
@@ -369,12 +369,18 @@ func (rd *Reader) readSlow() (Record, error) {
 		if limit <= 0 {
 			limit = DefaultMaxEventSize
 		}
+		short := fmt.Sprintf("Cannot read %d bytes of custom event data from offset %d.", size, start+MetadataSize)
 		if int64(size) > int64(limit) {
+			// Over the limit: a log that ends first is only cut short
+			// (as llvm-xray says); reading up to the limit tells.
+			if !rd.fill(MetadataSize + limit + 1) {
+				return rd.fail(start, io.ErrUnexpectedEOF, short)
+			}
 			return rd.fail(start, ErrTooLarge, "")
 		}
 		n += int(size)
 		if !rd.fill(n) {
-			return rd.fail(start, io.ErrUnexpectedEOF, fmt.Sprintf("Cannot read %d bytes of custom event data from offset %d.", size, start+MetadataSize))
+			return rd.fail(start, io.ErrUnexpectedEOF, short)
 		}
 		rec.Raw = rd.buf[rd.pos : rd.pos+MetadataSize : rd.pos+MetadataSize]
 		rec.Data = rd.buf[rd.pos+MetadataSize : rd.pos+n : rd.pos+n]

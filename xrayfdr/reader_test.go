@@ -105,7 +105,7 @@ func TestInvalidFixtures(t *testing.T) {
 			if err := Verify(data); !errors.Is(err, c.verify) || (c.verify == nil) != (err == nil) {
 				t.Errorf("verify: %v, want %v", err, c.verify)
 			}
-			if _, _, err := Expand(data, true); (err != nil) != c.expandFail {
+			if _, err := Expand(data, true); (err != nil) != c.expandFail {
 				t.Errorf("expand: %v, want failure %v", err, c.expandFail)
 			}
 		})
@@ -157,8 +157,12 @@ func TestLimits(t *testing.T) {
 	wr.Write(Record{Kind: KindBufferExtents, Extents: 1 << 40})
 	wr.Flush()
 	raw := append(buf.Bytes(), 0x0b, 0xff, 0xff, 0xff, 0x7f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-	if err := readAll(bytes.NewReader(raw)); !errors.Is(err, ErrTooLarge) {
-		t.Errorf("2 GiB event: %v", err)
+	if err := readAll(bytes.NewReader(raw)); !errors.Is(err, io.ErrUnexpectedEOF) {
+		t.Errorf("2 GiB event in a short log: %v", err)
+	}
+	long := append(append([]byte(nil), raw...), make([]byte, DefaultMaxEventSize+1)...)
+	if err := readAll(bytes.NewReader(long)); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("2 GiB event in a long log: %v", err)
 	}
 	rd, _ = NewReader(bytes.NewReader(raw))
 	rd.MaxEventSize = 1 << 31

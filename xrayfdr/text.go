@@ -122,24 +122,26 @@ func Dump(w io.Writer, r io.Reader) error {
 	if !ok {
 		return err
 	}
-	bw := bufio.NewWriterSize(w, 64<<10)
-	line := make([]byte, 0, 256)
+	out := make([]byte, 0, 128<<10)
 	v := rd.h.Version
 	for {
 		rec, err := rd.Read()
 		if err != nil {
-			if ferr := bw.Flush(); ferr != nil {
-				return ferr
+			if _, werr := w.Write(out); werr != nil {
+				return werr
 			}
 			if err == io.EOF {
 				return nil
 			}
 			return err
 		}
-		line = AppendText(line[:0], v, &rec)
-		line = append(line, '\n')
-		if _, err := bw.Write(line); err != nil {
-			return err
+		out = AppendText(out, v, &rec)
+		out = append(out, '\n')
+		if len(out) >= 64<<10 {
+			if _, err := w.Write(out); err != nil {
+				return err
+			}
+			out = out[:0]
 		}
 	}
 }

@@ -204,8 +204,10 @@ func blockReader(data []byte, h Header) *Reader {
 // each calls fn for the records of b, read again from br.
 func (b *Block) each(br *Reader, fn func(*Record) error) error {
 	br.pos, br.budget, br.err = int(b.Offset), b.budget, nil
+	rec := new(Record) // one per block: fn may keep the pointer
 	for n := 0; n < b.Records; {
-		rec, err := br.Read()
+		var err error
+		*rec, err = br.Read()
 		if err != nil {
 			return err
 		}
@@ -213,7 +215,7 @@ func (b *Block) each(br *Reader, fn func(*Record) error) error {
 			continue
 		}
 		n++
-		if err := fn(&rec); err != nil {
+		if err := fn(rec); err != nil {
 			return err
 		}
 	}

@@ -10,7 +10,8 @@ import (
 
 // WriteYAML writes events as llvm-xray convert --output-format=yaml
 // --symbolize=false does.
-func WriteYAML(w io.Writer, h Header, evs []Event) error {
+func WriteYAML(w io.Writer, t *Trace) error {
+	h, evs := t.Header, t.Events
 	bw := bufio.NewWriterSize(w, 256<<10)
 	b := make([]byte, 0, 1024)
 	b = append(b, "---\nheader:\n  version:         "...)
@@ -31,7 +32,7 @@ func WriteYAML(w io.Writer, h Header, evs []Event) error {
 	b = append(b, "\nrecords:\n"...)
 	bw.Write(b)
 	for i := range evs {
-		b = AppendYAMLRecord(b[:0], &evs[i])
+		b = t.AppendYAMLRecord(b[:0], &evs[i])
 		if _, err := bw.Write(b); err != nil {
 			return err
 		}
@@ -41,7 +42,7 @@ func WriteYAML(w io.Writer, h Header, evs []Event) error {
 }
 
 // AppendYAMLRecord appends the YAML line of one event, newline included.
-func AppendYAMLRecord(b []byte, e *Event) []byte {
+func (t *Trace) AppendYAMLRecord(b []byte, e *Event) []byte {
 	b = append(b, "  - { type: "...)
 	b = strconv.AppendUint(b, uint64(e.RecordType), 10)
 	b = append(b, ", func-id: "...)
@@ -49,9 +50,9 @@ func AppendYAMLRecord(b []byte, e *Event) []byte {
 	b = append(b, ", function: '"...)
 	b = strconv.AppendInt(b, int64(e.FuncID), 10)
 	b = append(b, '\'')
-	if len(e.Args) > 0 {
+	if e.argN > 0 {
 		b = append(b, ", args: [ "...)
-		for i, a := range e.Args {
+		for i, a := range t.Args(e) {
 			if i > 0 {
 				b = append(b, ", "...)
 			}
@@ -74,7 +75,7 @@ func AppendYAMLRecord(b []byte, e *Event) []byte {
 	b = append(b, ", tsc: "...)
 	b = strconv.AppendUint(b, e.TSC, 10)
 	b = append(b, ", data: "...)
-	b = appendYAMLString(b, e.Data)
+	b = appendYAMLString(b, t.Data(e))
 	return append(b, " }\n"...)
 }
 
