@@ -61,7 +61,10 @@ type DumpOptions struct {
 // write: an argument index beyond the signature's names prints as argN
 // instead of apitrace's undefined behaviour, and values that make apitrace
 // abort (a GUID of the wrong shape, an anonymous struct member that is not
-// a struct) print in the ordinary way.
+// a struct) print in the ordinary way. Also: a trace cut inside its header
+// prints nothing (apitrace prints the properties it half read, padded with
+// bytes read past the end), Brotli and zstd containers are refused with an
+// error (the Reader does not decode them), and --grep uses Go's RE2 syntax.
 //
 // Performance (2026-11-21, 2-core VM shared with other jobs, load about 5,
 // bench/apitrace/dump-compare.sh): the whole process on glxgears-20s.trace
