@@ -2,6 +2,7 @@ package gotraceraw
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"io"
 	"iter"
@@ -383,7 +384,7 @@ func (r *TextReader) Read() (Event, error) {
 		return Event{}, r.fail(fmt.Errorf("%w %q in a %v trace", ErrEventType, l[i:j], r.v))
 	}
 	s := &specs[t]
-	args, err := parseArgs(r.args[:0], l[j:], s.Args)
+	args, err := parseArgs(r.args[:0], l[j:], s.Args, argPrefixes[t])
 	r.args = args
 	if err != nil {
 		return Event{}, r.fail(err)
@@ -401,7 +402,7 @@ func (r *TextReader) Read() (Event, error) {
 			if err != nil {
 				return Event{}, r.fail(err)
 			}
-			if args, err = parseArgs(args, l, FrameFields[:]); err != nil {
+			if args, err = parseArgs(args, l, FrameFields[:], framePrefixes); err != nil {
 				r.args = args
 				return Event{}, r.fail(err)
 			}
@@ -459,49 +460,85 @@ func (r *TextReader) All() iter.Seq2[Event, error] {
 
 // parseArgs appends to args the values of "name=value" tokens of l, which
 // must carry exactly the given names in order, and nothing but white space
-// after them. It reads the usual form in one pass and leaves everything
-// else, errors included, to parseArgsSlow.
-func parseArgs(args []uint64, l []byte, names []string) ([]uint64, error) {
+// after them. It reads the form the writers print, each token preceded by
+// its prefix (" name=", or "\tpc=" for a frame's first), in one pass, and
+// leaves everything else, errors included, to parseArgsSlow.
+func parseArgs(args []uint64, l []byte, names []string, prefixes []prefix) ([]uint64, error) {
 	base := len(args)
+	full := l[:cap(l)] // the bytes after l, in the reader's buffer, let a prefix be compared as one word
 	i := 0
-	for _, name := range names {
-		for i < len(l) && (l[i] == ' ' || l[i] == '\t') {
-			i++
-		}
-		n := len(name)
-		if len(l)-i <= n || l[i+n] != '=' {
+	for p := range prefixes {
+		pre := &prefixes[p]
+		n := len(pre.s)
+		if len(l)-i <= n {
 			return parseArgsSlow(args[:base], l, names)
 		}
-		for k := 0; k < n; k++ { // names are short: cheaper than a call
-			if l[i+k] != name[k] {
+		if n <= 8 && len(full)-i >= 8 {
+			if binary.LittleEndian.Uint64(full[i:])&pre.mask != pre.word {
 				return parseArgsSlow(args[:base], l, names)
 			}
+		} else {
+			for k := 0; k < n; k++ {
+				if l[i+k] != pre.s[k] {
+					return parseArgsSlow(args[:base], l, names)
+				}
+			}
 		}
-		j := i + n + 1
-		start := j
+		j := i + n
 		var v uint64
-		for j < len(l) && j-start < 19 { // 19 digits cannot overflow
+		for ; j < len(l); j++ {
 			d := l[j] - '0'
 			if d > 9 {
 				break
 			}
 			v = v*10 + uint64(d)
-			j++
 		}
-		if j == start || (j < len(l) && l[j] != ' ' && l[j] != '\t') {
+		if d := j - i - n; d == 0 || d > 19 { // 19 digits cannot overflow
 			return parseArgsSlow(args[:base], l, names)
 		}
 		args = append(args, v)
 		i = j
-	}
-	for i < len(l) && (l[i] == ' ' || l[i] == '\t') {
-		i++
 	}
 	if i != len(l) {
 		return parseArgsSlow(args[:base], l, names)
 	}
 	return args, nil
 }
+
+// prefix is the text before an argument's value as the writers print it,
+// and for up to 8 bytes the same as a little-endian word and mask.
+type prefix struct {
+	s          string
+	word, mask uint64
+}
+
+func newPrefixes(ss ...string) []prefix {
+	ps := make([]prefix, len(ss))
+	for i, s := range ss {
+		ps[i].s = s
+		if len(s) <= 8 {
+			var b [8]byte
+			copy(b[:], s)
+			ps[i].word = binary.LittleEndian.Uint64(b[:])
+			ps[i].mask = 1<<(8*len(s)) - 1
+			if len(s) == 8 {
+				ps[i].mask = 1<<64 - 1
+			}
+		}
+	}
+	return ps
+}
+
+// framePrefixes are the prefixes of a frame line's tokens as printed.
+var framePrefixes = newPrefixes("\tpc=", " func=", " file=", " line=")
+
+// argPrefixes holds each type's argument prefixes: " dt=", " g=" ...
+var argPrefixes = func() (m [len(specs)][]prefix) {
+	for t := range argText {
+		m[t] = newPrefixes(argText[t]...)
+	}
+	return m
+}()
 
 // parseArgsSlow appends to args the values of "name=value" tokens of l, which
 // must carry exactly the given names in order, and nothing but white space

@@ -33,12 +33,15 @@ func main() {
 	}
 	channels()
 	gc()
+	if os.Args[1] == "light" {
+		time.Sleep(10 * time.Millisecond) // several 2 ms generations
+	}
 	if os.Args[1] == "all" {
 		pprof.StartCPUProfile(io.Discard)
 		syscalls()
 		annotations()
 		deepStacks(0)
-		spin(30 * time.Millisecond)
+		spin()
 		pprof.StopCPUProfile()
 	}
 	trace.Stop()
@@ -150,13 +153,12 @@ func deepStacks(n int) {
 	runtime.Gosched()
 }
 
-func spin(d time.Duration) {
-	end := time.Now().Add(d)
-	x := 0
-	for time.Now().Before(end) {
-		for i := 0; i < 1000; i++ {
-			x += i * i
-		}
+// spin burns a fixed amount of CPU time (about 0.1 s), not wall time, so
+// the CPU profiler samples it however loaded the machine is.
+func spin() {
+	x := uint64(1)
+	for i := 0; i < 150_000_000; i++ {
+		x = x*6364136223846793005 + 1442695040888963407
 	}
 	fmt.Fprint(io.Discard, x)
 }
