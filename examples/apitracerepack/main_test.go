@@ -1,0 +1,82 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/tracefmt/tracefmt/apitrace"
+	"github.com/tracefmt/tracefmt/internal/testutil"
+)
+
+var traces = []string{
+	"glxinfo-brief-backtrace.trace", // v6 snappy, backtraces
+	"glxinfo-brief.gzip.trace",      // gzip input
+	"incomplete-call.trace",         // v2, incomplete call
+	"zlib-no-eof.trace",             // v1, truncated gzip
+}
+
+func input(t *testing.T, name string) string {
+	return filepath.Join(testutil.ModuleRoot(t), "apitrace", "testdata", name)
+}
+
+// TestRepackDump checks that the real `apitrace dump` prints the same for
+// our copy as for the original, in both containers.
+func TestRepackDump(t *testing.T) {
+	tool := testutil.Tool(t, "apitrace")
+	dir := t.TempDir()
+	for _, name := range traces {
+		for _, c := range []apitrace.Container{apitrace.Snappy, apitrace.Gzip} {
+			in := input(t, name)
+			out := filepath.Join(dir, c.String()+"-"+name)
+			_, err := repack(in, out, c)
+			if name == "zlib-no-eof.trace" {
+				if !errors.Is(err, io.ErrUnexpectedEOF) {
+					t.Fatalf("%s: %v, want the input's cut reported", name, err)
+				}
+			} else if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			testutil.DiffText(t, name+" as "+c.String(), dump(t, tool, in), dump(t, tool, out))
+		}
+	}
+}
+
+func dump(t *testing.T, tool, path string) []byte {
+	var stdout bytes.Buffer
+	cmd := exec.Command(tool, "dump", "--color=never", "-v", path)
+	cmd.Stdout = &stdout
+	_ = cmd.Run() // exits 1 on a truncated trace after printing it
+	if stdout.Len() == 0 {
+		t.Fatalf("apitrace dump %s printed nothing", path)
+	}
+	return stdout.Bytes()
+}
+
+// TestRepackContainer checks the output container and its header without
+// the real tool.
+func TestRepackContainer(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []apitrace.Container{apitrace.Snappy, apitrace.Gzip} {
+		out := filepath.Join(dir, c.String())
+		n, err := repack(input(t, "tri.trim.trace"), out, c)
+		if err != nil || n != 42 {
+			t.Fatalf("%v: %d events, %v", c, n, err)
+		}
+		data, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := apitrace.NewReader(bytes.NewReader(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h := r.Header(); h.Container != c || h.Version != 6 || h.SemanticVersion != 4 {
+			t.Fatalf("header %+v", h)
+		}
+	}
+}
