@@ -188,7 +188,10 @@ func dumpToInt(v *Value) int64 {
 // Want reports whether the options select the call c for printing: it is
 // in the call set, matches Grep, and is not verbose unless Verbose is set.
 func (d *Dumper) Want(c *Call) bool {
-	f := d.Flags(c)
+	return d.want(c, d.Flags(c))
+}
+
+func (d *Dumper) want(c *Call, f NameFlags) bool {
 	if !d.opts.Calls.Contains(c.No, f) {
 		return false
 	}
@@ -210,10 +213,14 @@ func (d *Dumper) Call(c *Call) {
 
 // render appends the text of c to dst when the options select it.
 func (d *Dumper) render(dst []byte, c *Call) []byte {
-	if d.err != nil || !d.Want(c) {
+	if d.err != nil {
 		return dst
 	}
-	dst = d.appendCall(dst, c, d.Flags(c))
+	f := d.Flags(c)
+	if !d.want(c, f) {
+		return dst
+	}
+	dst = d.appendCall(dst, c, f)
 	if d.opts.NoMultiline {
 		dst = append(dst, '\n')
 	}
