@@ -2,50 +2,40 @@ package main
 
 import (
 	"bytes"
-	"compress/gzip"
-	"encoding/binary"
 	"fmt"
 	"io"
+	"sort"
 
-	"github.com/tracefmt/tracefmt/varint"
+	"github.com/tracefmt/tracefmt/apitrace"
 )
 
 func isAPITrace(head []byte) bool {
-	return bytes.HasPrefix(head, []byte("at")) || bytes.HasPrefix(head, []byte{0x1f, 0x8b})
+	c, ok := apitrace.Detect(head)
+	// Brotli has no magic: anything else is Brotli to apitrace, so only
+	// the containers with magic bytes are claimed here.
+	return ok && (c == apitrace.Snappy || c == apitrace.Gzip || c == apitrace.Zstd)
 }
 
-// summarizeAPITrace reports the container and, for gzip, the stream
-// version. The apitrace package deepens this summary.
+// summarizeAPITrace reads every call of an apitrace trace and prints what
+// `apitrace info` does, plus the stream header: versions, properties,
+// container, API guessed from the first window-system call, calls (and
+// how many never returned), frames, sizes.
 func summarizeAPITrace(w io.Writer, data []byte) error {
-	if bytes.HasPrefix(data, []byte{0x1f, 0x8b}) {
-		zr, err := gzip.NewReader(bytes.NewReader(data))
-		if err != nil {
-			return err
-		}
-		var hdr [10]byte
-		n, err := io.ReadFull(zr, hdr[:])
-		if err != nil && n == 0 {
-			return err
-		}
-		v, vn := varint.Consume(hdr[:n])
-		if vn <= 0 {
-			return fmt.Errorf("no version at the start of the stream")
-		}
-		fmt.Fprintf(w, "  container gzip, %d bytes\n  version %d\n", len(data), v)
-		return nil
+	info, err := apitrace.ReadInfo(bytes.NewReader(data), false)
+	if info.ContainerType == "" {
+		return err
 	}
-	chunks, rest := 0, data[2:]
-	for len(rest) > 0 {
-		if len(rest) < 4 {
-			return fmt.Errorf("snappy chunk length cut short at offset %d", len(data)-len(rest))
-		}
-		n := binary.LittleEndian.Uint32(rest)
-		if uint64(n) > uint64(len(rest)-4) {
-			return fmt.Errorf("snappy chunk of %d bytes at offset %d runs past the end", n, len(data)-len(rest))
-		}
-		rest = rest[4+n:]
-		chunks++
+	fmt.Fprintf(w, "  container %s, %d bytes, %d bytes decompressed\n", info.ContainerType, info.ContainerSize, info.ActualDataSize)
+	fmt.Fprintf(w, "  version %d, semantic version %d\n", info.Version, info.SemanticVersion)
+	names := make([]string, 0, len(info.Properties))
+	for name := range info.Properties {
+		names = append(names, name)
 	}
-	fmt.Fprintf(w, "  container snappy, %d chunks, %d bytes\n", chunks, len(data))
-	return nil
+	sort.Strings(names)
+	for _, name := range names {
+		fmt.Fprintf(w, "  property %s = %q\n", name, info.Properties[name])
+	}
+	fmt.Fprintf(w, "  API %s\n", info.API)
+	fmt.Fprintf(w, "  %d calls (%d incomplete), %d frames\n", info.CallsCount, info.IncompleteCalls, info.FramesCount)
+	return err
 }
