@@ -368,18 +368,16 @@ func shortOK(err error) error {
 	return err
 }
 
-func (r *Reader) maxDataLen() int {
-	if r.MaxDataLen > 0 {
-		return r.MaxDataLen
-	}
-	return DefaultMaxDataLen
-}
+func (r *Reader) maxDataLen() int { return limit(r.MaxDataLen, DefaultMaxDataLen) }
 
-func (r *Reader) maxFrames() int {
-	if r.MaxFrames > 0 {
-		return r.MaxFrames
+func (r *Reader) maxFrames() int { return limit(r.MaxFrames, DefaultMaxFrames) }
+
+// limit returns a limit field's value, or def when it is 0 or less.
+func limit(v, def int) int {
+	if v > 0 {
+		return v
 	}
-	return DefaultMaxFrames
+	return def
 }
 
 // All returns an iterator over the remaining events: each event with a nil

@@ -241,7 +241,6 @@ type TextReader struct {
 	args    []uint64
 	data    []byte
 	err     error
-	scratch Reader // for the limits' defaults
 }
 
 // NewTextReader reads the header line from r and returns a TextReader for
@@ -265,7 +264,6 @@ func (r *TextReader) Reset(rd io.Reader) error {
 	}
 	*r = TextReader{MaxDataLen: r.MaxDataLen, MaxFrames: r.MaxFrames, MaxLineLen: r.MaxLineLen,
 		source: source{r: rd, buf: r.buf}, args: r.args[:0], data: r.data[:0]}
-	r.scratch.MaxDataLen, r.scratch.MaxFrames = r.MaxDataLen, r.MaxFrames
 	l, err := r.nextLine()
 	if err == io.EOF {
 		err = io.ErrUnexpectedEOF
@@ -306,12 +304,7 @@ func (r *TextReader) fail(err error) error {
 	return err
 }
 
-func (r *TextReader) maxLineLen() int {
-	if r.MaxLineLen > 0 {
-		return r.MaxLineLen
-	}
-	return DefaultMaxLineLen
-}
+func (r *TextReader) maxLineLen() int { return limit(r.MaxLineLen, DefaultMaxLineLen) }
 
 // nextLine returns the next line that is neither blank nor a comment,
 // without its line ending, or io.EOF. The line is valid until the next
@@ -391,8 +384,8 @@ func (r *TextReader) Read() (Event, error) {
 	}
 	if s.IsStack {
 		nf := args[1]
-		if nf > uint64(r.scratch.maxFrames()) {
-			return Event{}, r.fail(fmt.Errorf("%w: stack of %d frames (limit %d)", ErrTooLarge, nf, r.scratch.maxFrames()))
+		if nf > uint64(limit(r.MaxFrames, DefaultMaxFrames)) {
+			return Event{}, r.fail(fmt.Errorf("%w: stack of %d frames (limit %d)", ErrTooLarge, nf, limit(r.MaxFrames, DefaultMaxFrames)))
 		}
 		for f := 0; f < int(nf); f++ {
 			l, err := r.nextLine()
@@ -445,8 +438,8 @@ func (r *TextReader) unquote(q []byte) ([]byte, error) {
 		}
 		r.data = append(r.data[:0], s...)
 	}
-	if len(r.data) > r.scratch.maxDataLen() {
-		return nil, fmt.Errorf("%w: data of %d bytes (limit %d)", ErrTooLarge, len(r.data), r.scratch.maxDataLen())
+	if len(r.data) > limit(r.MaxDataLen, DefaultMaxDataLen) {
+		return nil, fmt.Errorf("%w: data of %d bytes (limit %d)", ErrTooLarge, len(r.data), limit(r.MaxDataLen, DefaultMaxDataLen))
 	}
 	return r.data, nil
 }

@@ -132,7 +132,6 @@ func TestTextErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.MaxDataLen = 5
-	r.scratch.MaxDataLen = 5
 	r.Read()
 	if _, err := r.Read(); !errors.Is(err, ErrTooLarge) {
 		t.Errorf("MaxDataLen: %v", err)
