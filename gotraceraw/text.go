@@ -233,14 +233,14 @@ type TextReader struct {
 	MaxLineLen int
 
 	source
-	line    int    // number of the last line taken
-	peeked  []byte // a line taken but not used, or nil
-	peekNo  int
-	v       Version
-	tab     *table
-	args    []uint64
-	data    []byte
-	err     error
+	line   int    // number of the last line taken
+	peeked []byte // a line taken but not used, or nil
+	peekNo int
+	v      Version
+	tab    *table
+	args   []uint64
+	data   []byte
+	err    error
 }
 
 // NewTextReader reads the header line from r and returns a TextReader for
