@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"runtime"
 	"testing"
 )
 
@@ -28,10 +29,24 @@ func bytesGlob() ([]string, error) {
 }
 
 // FuzzReader: no panic, errors are SyntaxErrors with a line inside the
-// input, records come in line order, and every record can be written.
+// input, records come in line order, every record can be written, and
+// reading allocates in proportion to the input.
 func FuzzReader(f *testing.F) {
 	addSeeds(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		if rd, err := NewReader(bytes.NewReader(data)); err == nil {
+			for err == nil {
+				_, err = rd.Read()
+			}
+		}
+		runtime.ReadMemStats(&after)
+		// The 64 KiB buffer grows by doubling to hold the largest record;
+		// a 5-byte frame line becomes a 56-byte Frame.
+		if n := after.TotalAlloc - before.TotalAlloc; n > 256<<10+32*uint64(len(data)) {
+			t.Fatalf("reading %d bytes allocated %d", len(data), n)
+		}
 		for _, strict := range []bool{false, true} {
 			rd, err := NewReader(bytes.NewReader(data))
 			if err != nil {
