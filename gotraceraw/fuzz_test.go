@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"testing"
 
@@ -181,4 +182,29 @@ func TestSeeds(t *testing.T) {
 			checkWireError(t, s, err)
 		}
 	}
+}
+
+// FuzzParseArgs checks the text reader's one-pass argument parser against
+// the general one, on lines whose bytes after the end (which the fast
+// parser may load but must ignore) are arbitrary.
+func FuzzParseArgs(f *testing.F) {
+	f.Add([]byte(" dt=5 g=300 g_seq=2 stack=7"), []byte("\n"), uint8(EvGoUnblock))
+	f.Add([]byte("\tpc=4242 func=1 file=2 line=10"), []byte("xxxxxxxx"), uint8(EvStack))
+	f.Add([]byte(" dt=99999999999999999999"), []byte(" "), uint8(EvProcStop))
+	f.Fuzz(func(t *testing.T, line, after []byte, typ uint8) {
+		t0 := EventType(typ)
+		if int(t0) >= len(specs) || specs[t0].Name == "" {
+			return
+		}
+		names, prefixes := specs[t0].Args, argPrefixes[t0]
+		if t0 == EvStack {
+			names, prefixes = FrameFields[:], framePrefixes
+		}
+		l := append(append([]byte{}, line...), after...)[:len(line)]
+		got, err1 := parseArgs(nil, l, names, prefixes)
+		want, err2 := parseArgsSlow(nil, line, names)
+		if (err1 == nil) != (err2 == nil) || (err1 == nil && !slices.Equal(got, want)) {
+			t.Fatalf("%q: fast %v, %v; slow %v, %v", line, got, err1, want, err2)
+		}
+	})
 }
