@@ -331,3 +331,27 @@ func TestTruncations(t *testing.T) {
 		return err
 	}, testutil.TruncOptions{Boundary: func(n int) bool { return n == len(cif) }, Offset: offset})
 }
+
+// In lenient mode the stream stops after a damaged record with the error
+// that damaged it, or io.EOF when the data ran out.
+func TestLenientNext(t *testing.T) {
+	for _, c := range []struct {
+		hex string
+		err error
+	}{
+		{"02 10 10 02 10 20 00", ErrOpcode},
+		{"02 10 10", io.EOF},
+		{"02 11 10 00 61 03", io.EOF},
+		{"02 80 00 02 00", ErrNoFrame},
+	} {
+		r := NewReader(bytes.NewReader(unhex(t, c.hex)))
+		r.Lenient = true
+		rec, err := r.Read()
+		if err != nil || !rec.Truncated() {
+			t.Errorf("%s: %v %v", c.hex, rec.Frames, err)
+		}
+		if _, err := r.Next(); !errors.Is(err, c.err) {
+			t.Errorf("%s: Next after the damaged record: %v, want %v", c.hex, err, c.err)
+		}
+	}
+}
