@@ -1,0 +1,127 @@
+package apitrace_test
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"log"
+	"os"
+
+	"github.com/tracefmt/tracefmt/apitrace"
+)
+
+// Read the calls of a trace, in the order apitrace dump prints them.
+func ExampleCallReader() {
+	f, err := os.Open("testdata/incomplete-call.trace")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer f.Close()
+	cr, err := apitrace.NewCallReader(f)
+	if err != nil {
+		log.Fatal(err)
+	}
+	h := cr.Header()
+	fmt.Println("version", h.Version, h.Container)
+	for {
+		call, err := cr.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println(call.No, call.Name(), len(call.Args), "args, incomplete:", call.Incomplete)
+	}
+	// Output:
+	// version 2 snappy
+	// 0 glXQueryExtension 3 args, incomplete: false
+	// 1 glXChooseFBConfig 4 args, incomplete: false
+	// 2 glXGetVisualFromFBConfig 2 args, incomplete: false
+	// 3 glXCreateNewContext 5 args, incomplete: false
+	// 4 glXIsDirect 2 args, incomplete: false
+	// 5 glXMakeContextCurrent 4 args, incomplete: false
+	// 6 glXMakeContextCurrent 4 args, incomplete: false
+	// 7 glGetIntegerv 2 args, incomplete: true
+}
+
+// Write a small trace by hand, then read it back.
+func ExampleWriter() {
+	var buf bytes.Buffer
+	w, err := apitrace.NewWriter(&buf, apitrace.Header{Version: 6, SemanticVersion: 6,
+		Properties: []apitrace.Property{{Name: "process.name", Value: "/usr/bin/demo"}}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	clear := &apitrace.FunctionSig{ID: 4, Name: "glClearColor", ArgNames: []string{"red", "green", "blue", "alpha"}}
+	getErr := &apitrace.FunctionSig{ID: 5, Name: "glGetError"}
+	events := []apitrace.Event{
+		{Kind: apitrace.Enter, Sig: clear, Args: []apitrace.Arg{
+			{Index: 0, Value: apitrace.Float32(0.5)}, {Index: 1, Value: apitrace.Float32(0)},
+			{Index: 2, Value: apitrace.Float32(1)}, {Index: 3, Value: apitrace.Float32(1)}}},
+		{Kind: apitrace.Leave, Call: 0},
+		{Kind: apitrace.Enter, Sig: getErr},
+		{Kind: apitrace.Leave, Call: 1, Ret: apitrace.Uint(0)},
+	}
+	for _, ev := range events {
+		if err := w.Write(ev); err != nil {
+			log.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		log.Fatal(err)
+	}
+	cr, err := apitrace.NewCallReader(&buf)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for call, err := range cr.All() {
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Print(call.No, " ", call.Name(), "(")
+		for i, a := range call.Args {
+			if i > 0 {
+				fmt.Print(", ")
+			}
+			fmt.Print(call.Sig.ArgNames[i], " = ", a.Float32())
+		}
+		fmt.Print(")")
+		if call.Ret.Kind != apitrace.KindNone {
+			fmt.Print(" = ", call.Ret.Uint())
+		}
+		fmt.Println()
+	}
+	// Output:
+	// 0 glClearColor(red = 0.5, green = 0, blue = 1, alpha = 1)
+	// 1 glGetError() = 0
+}
+
+// Index the frames of a trace, then jump to one.
+func ExampleCallReader_Index() {
+	f, err := os.Open("testdata/glxsimple.trace")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer f.Close()
+	cr, err := apitrace.NewCallReader(f)
+	if err != nil {
+		log.Fatal(err)
+	}
+	idx, err := cr.Index()
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(idx.Calls, "calls,", len(idx.Frames), "frames")
+	if err := cr.SeekFrame(idx, 1); err != nil {
+		log.Fatal(err)
+	}
+	call, err := cr.Read()
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("frame 1 starts with call", call.No, call.Name())
+	// Output:
+	// 922 calls, 7 frames
+	// frame 1 starts with call 844 glCreateShader
+}
