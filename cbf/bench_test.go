@@ -153,52 +153,61 @@ func BenchmarkReader(b *testing.B) {
 
 func benchReader(b *testing.B, stacks [][]uint64) {
 	data, recs, frames := corpusOf(b, stacks, 1<<20)
-	b.Run("Read", func(b *testing.B) {
-		r := NewReader(nil)
-		br := bytes.NewReader(data)
-		b.SetBytes(int64(len(data)))
-		b.ReportAllocs()
-		start := cpuTime()
-		for i := 0; i < b.N; i++ {
-			br.Reset(data)
-			r.Reset(br)
-			for {
-				if _, err := r.Read(); err != nil {
-					if err != io.EOF {
-						b.Fatal(err)
-					}
-					break
+	for _, mode := range []struct {
+		name  string
+		drain func(*Reader) error
+	}{{"Read", drainRead}, {"Frame", drainFrames}} {
+		b.Run(mode.name, func(b *testing.B) {
+			r := NewReader(nil)
+			br := bytes.NewReader(data)
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			start := cpuTime()
+			for i := 0; i < b.N; i++ {
+				br.Reset(data)
+				r.Reset(br)
+				if err := mode.drain(r); err != nil {
+					b.Fatal(err)
 				}
 			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(frames)/float64(b.N), "ns/frame")
+			b.ReportMetric(float64(len(data))/float64(frames), "bytes/frame")
+			b.ReportMetric(float64(recs), "records/op")
+			cpuMBs(b, start, len(data))
+		})
+	}
+}
+
+// drainRead reads every record with Read.
+func drainRead(r *Reader) error {
+	for {
+		if _, err := r.Read(); err != nil {
+			if err == io.EOF {
+				return nil
+			}
+			return err
 		}
-		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(frames)/float64(b.N), "ns/frame")
-		b.ReportMetric(float64(len(data))/float64(frames), "bytes/frame")
-		b.ReportMetric(float64(recs), "records/op")
-		cpuMBs(b, start, len(data))
-	})
-	b.Run("Frame", func(b *testing.B) {
-		r := NewReader(nil)
-		br := bytes.NewReader(data)
-		b.SetBytes(int64(len(data)))
-		b.ReportAllocs()
-		start := cpuTime()
-		for i := 0; i < b.N; i++ {
-			br.Reset(data)
-			r.Reset(br)
-			for {
-				if _, err := r.Next(); err != nil {
-					break
+	}
+}
+
+// drainFrames reads every record with Next and Frame.
+func drainFrames(r *Reader) error {
+	for {
+		if _, err := r.Next(); err != nil {
+			if err == io.EOF {
+				return nil
+			}
+			return err
+		}
+		for {
+			if _, err := r.Frame(); err != nil {
+				if err != io.EOF {
+					return err
 				}
-				for {
-					if _, err := r.Frame(); err != nil {
-						break
-					}
-				}
+				break
 			}
 		}
-		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(frames)/float64(b.N), "ns/frame")
-		cpuMBs(b, start, len(data))
-	})
+	}
 }
 
 func BenchmarkWriter(b *testing.B) {

@@ -194,35 +194,21 @@ func TestAllocs(t *testing.T) {
 	data, _, _ := corpus(t, 1<<16)
 	r := NewReader(nil)
 	br := bytes.NewReader(data)
-	readAllRecords := func() {
-		br.Reset(data)
-		r.Reset(br)
-		for {
-			if _, err := r.Read(); err != nil {
-				break
+	for _, mode := range []struct {
+		name  string
+		drain func(*Reader) error
+	}{{"Read", drainRead}, {"Frame", drainFrames}} {
+		run := func() {
+			br.Reset(data)
+			r.Reset(br)
+			if err := mode.drain(r); err != nil {
+				t.Fatal(err)
 			}
 		}
-	}
-	readAllRecords()
-	if n := testing.AllocsPerRun(20, readAllRecords); n != 0 {
-		t.Errorf("Read: %v allocs per stream", n)
-	}
-	frames := func() {
-		br.Reset(data)
-		r.Reset(br)
-		for {
-			if _, err := r.Next(); err != nil {
-				break
-			}
-			for {
-				if _, err := r.Frame(); err != nil {
-					break
-				}
-			}
+		run()
+		if n := testing.AllocsPerRun(20, run); n != 0 {
+			t.Errorf("%s: %v allocs per stream", mode.name, n)
 		}
-	}
-	if n := testing.AllocsPerRun(20, frames); n != 0 {
-		t.Errorf("Frame: %v allocs per stream", n)
 	}
 	w := NewWriter(io.Discard)
 	pcs := realStacks()
