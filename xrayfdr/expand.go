@@ -162,34 +162,53 @@ func expandFDR(data []byte) ([]Event, []uint64, error) {
 	}
 	h := rd.h
 	br := blockReader(data, h)
-	var v Verifier
-	for _, g := range groups {
-		for i := range g.Blocks {
-			v.Reset()
-			if err := g.Blocks[i].each(br, v.Next); err != nil {
-				return nil, nil, err
-			}
-			if err := v.End(); err != nil {
-				return nil, nil, err
-			}
-		}
-	}
+	// Blocks are verified while they are expanded, in one pass; on a
+	// failure they are verified again in llvm-xray's order so the error
+	// reported is the one llvm-xray reports.
 	evs := make([]Event, 0, len(data)/FunctionSize)
 	x := expander{version: h.Version}
+	var v Verifier
 	for _, g := range groups {
-		sortBlocks(g.Blocks)
+		blocks := slices.Clone(g.Blocks) // file order stays for verifyGroups
+		sortBlocks(blocks)
 		x.reset()
-		for i := range g.Blocks {
-			if err := g.Blocks[i].each(br, func(rec *Record) error {
+		for i := range blocks {
+			v.Reset()
+			err := blocks[i].each(br, func(rec *Record) error {
+				if err := v.Next(rec); err != nil {
+					return err
+				}
 				x.visit(rec, &evs)
 				return nil
-			}); err != nil {
-				return nil, nil, err
+			})
+			if err == nil {
+				err = v.End()
+			}
+			if err != nil {
+				return nil, nil, verifyGroups(br, groups)
 			}
 		}
 		x.emit(&evs)
 	}
 	return evs, x.args, nil
+}
+
+// verifyGroups checks every block, end states included, in llvm-xray's
+// order, and returns the first error.
+func verifyGroups(br *Reader, groups []Group) error {
+	var v Verifier
+	for _, g := range groups {
+		for i := range g.Blocks {
+			v.Reset()
+			if err := g.Blocks[i].each(br, v.Next); err != nil {
+				return err
+			}
+			if err := v.End(); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // expander turns the records of one thread into events with llvm-xray's

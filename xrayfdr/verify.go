@@ -230,20 +230,7 @@ func Verify(data []byte) error {
 	if err != nil {
 		return err
 	}
-	br := blockReader(data, h)
-	var v Verifier
-	for _, g := range groups {
-		for i := range g.Blocks {
-			v.Reset()
-			if err := g.Blocks[i].each(br, v.Next); err != nil {
-				return err
-			}
-			if err := v.End(); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
+	return verifyGroups(blockReader(data, h), groups)
 }
 
 // denseMap reproduces the bucket order of LLVM's DenseMap keyed by

@@ -1,7 +1,6 @@
 package xrayfdr
 
 import (
-	"bufio"
 	"io"
 	"strconv"
 	"unicode"
@@ -12,8 +11,7 @@ import (
 // --symbolize=false does.
 func WriteYAML(w io.Writer, t *Trace) error {
 	h, evs := t.Header, t.Events
-	bw := bufio.NewWriterSize(w, 256<<10)
-	b := make([]byte, 0, 1024)
+	b := make([]byte, 0, 256<<10)
 	b = append(b, "---\nheader:\n  version:         "...)
 	b = strconv.AppendUint(b, uint64(h.Version), 10)
 	b = append(b, "\n  type:            "...)
@@ -26,19 +24,22 @@ func WriteYAML(w io.Writer, t *Trace) error {
 	b = strconv.AppendUint(b, h.CycleFrequency, 10)
 	if len(evs) == 0 {
 		b = append(b, "\nrecords:         []\n...\n"...)
-		bw.Write(b)
-		return bw.Flush()
+		_, err := w.Write(b)
+		return err
 	}
 	b = append(b, "\nrecords:\n"...)
-	bw.Write(b)
 	for i := range evs {
-		b = t.AppendYAMLRecord(b[:0], &evs[i])
-		if _, err := bw.Write(b); err != nil {
-			return err
+		b = t.AppendYAMLRecord(b, &evs[i])
+		if len(b) >= 240<<10 {
+			if _, err := w.Write(b); err != nil {
+				return err
+			}
+			b = b[:0]
 		}
 	}
-	bw.WriteString("...\n")
-	return bw.Flush()
+	b = append(b, "...\n"...)
+	_, err := w.Write(b)
+	return err
 }
 
 // AppendYAMLRecord appends the YAML line of one event, newline included.

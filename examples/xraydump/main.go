@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 
 	"github.com/tracefmt/tracefmt/xrayfdr"
 )
@@ -32,6 +33,9 @@ func main() {
 		flag.PrintDefaults()
 	}
 	flag.Parse()
+	// The whole log and its events stay in memory until the end, so
+	// collecting garbage early saves nothing.
+	debug.SetGCPercent(400)
 	if flag.NArg() != 1 {
 		flag.Usage()
 		os.Exit(2)
