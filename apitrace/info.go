@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 )
 
@@ -18,11 +19,12 @@ import (
 //     decompressed size for snappy but not for gzip (apitrace says 116,457
 //     bytes for the 151,513-byte stream of glxinfo-brief.gzip.trace); Info
 //     counts decompressed bytes for every container.
-//   - "FileName" is printed without JSON escaping; Info is encoded with
-//     encoding/json.
-//   - Its frames (--dump-frames) leave out the calls after the last
-//     frame-ending call; Info counts them in CallsCount but, like apitrace,
-//     lists only complete frames.
+//   - "FileName" is printed without JSON escaping; WriteJSON escapes it.
+//   - A trace without frames gets "Frames": [{ }] with --dump-frames;
+//     WriteJSON writes "Frames": [].
+//   - Its frames leave out the calls after the last frame-ending call;
+//     Info counts them in CallsCount but, like apitrace, lists only
+//     complete frames.
 type Info struct {
 	FileName string `json:"FileName,omitempty"`
 	// ContainerVersion is apitrace's name for the semantic version.
@@ -149,6 +151,9 @@ type infoOffset interface{ Offset() int64 }
 
 func readInfo(r io.Reader, frames bool) (Info, error) {
 	var info Info
+	if frames {
+		info.Frames = []FrameInfo{}
+	}
 	cr, err := NewCallReader(r)
 	if err != nil {
 		return info, err
@@ -223,10 +228,60 @@ func readInfo(r io.Reader, frames bool) (Info, error) {
 	}
 }
 
-// WriteJSON writes the summary as indented JSON followed by a newline.
+// WriteJSON writes the summary in the layout of apitrace info's output:
+// the same fields in the same order, indented the same way, so that for a
+// snappy trace it matches apitrace info byte for byte (given the same file
+// name). It differs where apitrace is wrong: the sizes of gzip traces, JSON
+// escaping of the file name, and "Frames": [] instead of [{ }] for a trace
+// without frames (Frames is written when frames were asked for, that is
+// when Frames is not nil). The fields apitrace does not print are left out
+// here; encoding/json writes all of them.
 func (i *Info) WriteJSON(w io.Writer) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	return enc.Encode(i)
+	b := []byte("{\n")
+	field := func(name string, last bool, value []byte) {
+		b = append(b, "  \""...)
+		b = append(b, name...)
+		b = append(b, "\": "...)
+		b = append(b, value...)
+		if !last {
+			b = append(b, ',')
+		}
+		b = append(b, '\n')
+	}
+	quote := func(s string) []byte {
+		var q strings.Builder
+		enc := json.NewEncoder(&q)
+		enc.SetEscapeHTML(false)
+		enc.Encode(s) // a string always encodes
+		return []byte(strings.TrimSuffix(q.String(), "\n"))
+	}
+	num := func(v int64) []byte { return strconv.AppendInt(nil, v, 10) }
+	field("FileName", false, quote(i.FileName))
+	field("ContainerVersion", false, strconv.AppendUint(nil, i.ContainerVersion, 10))
+	field("ContainerType", false, quote(i.ContainerType))
+	field("API", false, quote(i.API))
+	field("FramesCount", false, strconv.AppendUint(nil, i.FramesCount, 10))
+	field("ActualDataSize", false, num(i.ActualDataSize))
+	field("ContainerSize", i.Frames == nil, num(i.ContainerSize))
+	if i.Frames != nil {
+		b = append(b, "  \"Frames\": ["...)
+		for k, f := range i.Frames {
+			if k > 0 {
+				b = append(b, ", "...)
+			}
+			b = append(b, "{\n    \"FirstCallId\": "...)
+			b = strconv.AppendUint(b, f.FirstCallId, 10)
+			b = append(b, ",\n    \"LastCallId\": "...)
+			b = strconv.AppendUint(b, f.LastCallId, 10)
+			b = append(b, ",\n    \"TotalCalls\": "...)
+			b = strconv.AppendUint(b, f.TotalCalls, 10)
+			b = append(b, ",\n    \"SizeInBytes\": "...)
+			b = strconv.AppendInt(b, f.SizeInBytes, 10)
+			b = append(b, "\n  }"...)
+		}
+		b = append(b, "]\n"...)
+	}
+	b = append(b, "}\n"...)
+	_, err := w.Write(b)
+	return err
 }

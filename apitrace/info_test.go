@@ -35,7 +35,7 @@ func checkInfo(t *testing.T, trace string, apitraceJSON []byte) Info {
 	}
 	if want.FramesCount == 0 && len(want.Frames) == 1 && want.Frames[0] == (FrameInfo{}) {
 		// apitrace prints "Frames": [{ }] for a trace without frames.
-		want.Frames = nil
+		want.Frames = []FrameInfo{}
 	}
 	// apitrace prints neither these nor a FileName we can predict.
 	want.FileName = got.FileName
@@ -116,14 +116,54 @@ func TestInfoGzipSize(t *testing.T) {
 	}
 }
 
+// TestInfoWriteJSON checks that WriteJSON reproduces apitrace info's text
+// byte for byte where apitrace is right: snappy traces with frames.
+func TestInfoWriteJSON(t *testing.T) {
+	goldens, _ := filepath.Glob(filepath.Join("testdata", "dump", "*.info.json"))
+	checked := 0
+	for _, g := range goldens {
+		want := testutil.ReadFile(t, g)
+		var w Info
+		if err := json.Unmarshal(want, &w); err != nil {
+			t.Fatal(err)
+		}
+		if w.ContainerType != "Snappy" || w.FramesCount == 0 {
+			continue
+		}
+		info, err := ReadInfoFile(strings.TrimSuffix(g, ".info.json")+".trace", true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		info.FileName = w.FileName
+		var got bytes.Buffer
+		if err := info.WriteJSON(&got); err != nil {
+			t.Fatal(err)
+		}
+		testutil.DiffText(t, filepath.Base(g), want, got.Bytes())
+		checked++
+	}
+	if checked < 2 {
+		t.Errorf("only %d goldens checked", checked)
+	}
+}
+
 func TestInfoJSON(t *testing.T) {
 	info := Info{FileName: "a<b>.trace", ContainerVersion: 6, ContainerType: "Snappy", API: infoAPIGL}
 	var b bytes.Buffer
 	if err := info.WriteJSON(&b); err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Contains(b.Bytes(), []byte(`"FileName": "a<b>.trace"`)) || !bytes.HasSuffix(b.Bytes(), []byte("}\n")) {
+	if !bytes.Contains(b.Bytes(), []byte(`"FileName": "a<b>.trace",`)) || !bytes.HasSuffix(b.Bytes(), []byte("}\n")) ||
+		bytes.Contains(b.Bytes(), []byte(`"Frames":`)) || !json.Valid(b.Bytes()) {
 		t.Errorf("JSON:\n%s", b.Bytes())
+	}
+	info.Frames = []FrameInfo{}
+	b.Reset()
+	if err := info.WriteJSON(&b); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(b.Bytes(), []byte(`"Frames": []`)) || !json.Valid(b.Bytes()) {
+		t.Errorf("JSON without frames:\n%s", b.Bytes())
 	}
 	for name, want := range map[string]string{
 		"glXChooseVisual": infoAPIGL, "wglCreateContext": infoAPIGL, "wglx": "", "CGLChoosePixelFormat": infoAPIGL,
