@@ -167,6 +167,28 @@ func (z *Reader) Next() (WordSize, error) {
 // last frame (and before the first Next). A Truncated frame is always the
 // last. Frame does not allocate.
 func (z *Reader) Frame() (Frame, error) {
+	if z.pending == 0 && z.end-z.pos >= 9 && z.inRec {
+		// Read's fast path for one address frame (see Read).
+		b := z.buf[z.pos:z.end]
+		op := b[0]
+		if n := int(op&hotCountMask) + 1; op-hotFirst < hotSpan && n <= z.nbytes {
+			v := uint64(int64(binary.BigEndian.Uint64(b[1:9])) >> (64 - 8*uint(n)))
+			if op&hotAbs == 0 {
+				v += z.last
+			}
+			v &= z.mask
+			z.last = v
+			z.pos += 1 + n
+			f := Frame{Kind: Kind(op >> hotClassShift), Addr: v}
+			z.prev, z.hasPrev = f, true
+			return f, nil
+		}
+		if op == opEnd {
+			z.pos++
+			z.inRec = false
+			return Frame{}, io.EOF
+		}
+	}
 	if z.pending > 0 {
 		z.pending--
 		return z.prev, nil
