@@ -150,22 +150,26 @@
 //
 // # Performance
 //
-// Measured 2026-11-21 on the shared 2-core AMD EPYC CI machine (Go 1.26,
-// GOMAXPROCS=1, load average 5-6 from other jobs, so wall-clock figures
-// vary by up to 2x between runs; cpu-MB/s is input per second of process
-// CPU time), reading reports of 32 MB built at run time by repeating a
-// real report's records:
+// Measured 2026-11-21 on the shared 2-core AMD EPYC machine of this
+// project (Go 1.26, GOMAXPROCS=1) while other jobs kept its load average
+// at 6 to 10, reading reports of 32 MiB built at run time by repeating a
+// real report's records (BenchmarkReader). cpu-MB/s is input per second
+// of process CPU time, the stable measure of the reader's own work;
+// wall-clock MB/s varied by 2-3 times with the load (the best runs in a
+// quieter moment are given):
 //
-//	input                 wall MB/s  cpu-MB/s  records/s (cpu)
-//	multi.txt (x86-64)       273        539      9.4 M
-//	context.txt (i686)       344        456     10.3 M
-//	context.lc.txt           390        590     13.8 M
-//	cxx.resolved.txt        1649       2214      8.3 M
+//	input                 cpu-MB/s  wall MB/s (best)  records/s (cpu)
+//	multi.txt (x86-64)       500        529              8.7 M
+//	context.txt (i686)       405        431              9.2 M
+//	context.lc.txt           535        584             12.5 M
+//	cxx.resolved.txt        2050       2261              7.7 M
 //
-// A bufio.Scanner only splitting the same inputs into lines runs at
-// 2545 and 1597 cpu-MB/s: the reader costs 3.5 to 4.7 times a bare line
-// split. Read makes 0 allocations per record in steady state
-// (TestAllocsPerRecord). Writing runs at about 275-535 MB/s with 3
-// allocations per report; ReadReport plus PostProcess -lc at about
-// 40-65 MB/s. No other Go reader of this format exists to compare with.
+// A bufio.Scanner only splitting the same inputs into lines
+// (BenchmarkScanLines) runs at 2475 and 1570 cpu-MB/s: reading records
+// costs 3.9 to 4.9 times a bare line split. Read makes 0 allocations per
+// record in steady state (TestAllocsPerRecord) and about 14 KB per report
+// (its buffers). Writing runs at 145-535 MB/s wall with 3 allocations
+// per report; ReadReport plus PostProcess -lc at 14-65 MB/s wall (they
+// build a report in memory). No other Go reader of this format exists to
+// compare with; the C post-processor was not available on this machine.
 package leaktext
