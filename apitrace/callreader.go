@@ -39,8 +39,7 @@ type CallReader struct {
 // slot is one pending call and the storage its values live in.
 type slot struct {
 	call  Call
-	nodes []Value
-	bytes []byte
+	store cloner // holds copies of the call's values
 	bt    []*Frame
 	hasBT bool // the call had a backtrace detail, maybe of 0 frames
 	args  []Value
@@ -238,8 +237,8 @@ func (c *CallReader) slot() *slot {
 }
 
 func (s *slot) enter(ev *Event) {
-	s.nodes = s.nodes[:0]
-	s.bytes = s.bytes[:0]
+	s.store.nodes = s.store.nodes[:0]
+	s.store.bytes = s.store.bytes[:0]
 	s.bt = s.bt[:0]
 	s.hasBT = ev.Backtrace != nil
 	s.bt = append(s.bt, ev.Backtrace...)
@@ -269,28 +268,24 @@ func (s *slot) leave(ev *Event) {
 // add copies the event's argument and return values into the slot's own
 // storage.
 func (s *slot) add(ev *Event) {
-	nn, nb := 0, 0
+	var need cloner
 	for k := range ev.Args {
-		a := &ev.Args[k].Value
-		if a.Elems != nil || a.Data != nil {
-			nn, nb = treeSize(a, nn, nb)
-		}
+		need.count(&ev.Args[k].Value)
 	}
-	if ev.Ret.Elems != nil || ev.Ret.Data != nil {
-		nn, nb = treeSize(&ev.Ret, nn, nb)
-	}
-	if len(s.nodes)+nn > cap(s.nodes) || len(s.bytes)+nb > cap(s.bytes) {
-		s.grow(nn, nb)
+	need.count(&ev.Ret)
+	st := &s.store
+	if len(st.nodes)+need.nn > cap(st.nodes) || len(st.bytes)+need.nb > cap(st.bytes) {
+		s.grow(need.nn, need.nb)
 	}
 	for k := range ev.Args {
 		a := &ev.Args[k]
 		for a.Index >= len(s.args) {
 			s.args = append(s.args, Value{})
 		}
-		s.args[a.Index] = s.copy(a.Value)
+		s.args[a.Index] = st.value(a.Value)
 	}
 	if ev.Ret.Kind != KindNone {
-		s.call.Ret = s.copy(ev.Ret)
+		s.call.Ret = st.value(ev.Ret)
 	}
 	s.call.Args = s.args
 	if s.hasBT {
@@ -306,47 +301,17 @@ func (s *slot) add(ev *Event) {
 // grow moves the slot's values into buffers with room for nn more nodes and
 // nb more bytes. The old buffers are left to the values copied from them.
 func (s *slot) grow(nn, nb int) {
-	var on, ob int
+	var old cloner
 	for k := range s.args {
-		on, ob = treeSize(&s.args[k], on, ob)
+		old.count(&s.args[k])
 	}
-	on, ob = treeSize(&s.call.Ret, on, ob)
-	s.nodes = make([]Value, 0, 2*(on+nn)+16)
-	s.bytes = make([]byte, 0, 2*(ob+nb)+64)
+	old.count(&s.call.Ret)
+	s.store = cloner{
+		nodes: make([]Value, 0, 2*(old.nn+nn)+16),
+		bytes: make([]byte, 0, 2*(old.nb+nb)+64),
+	}
 	for k := range s.args {
-		s.args[k] = s.copy(s.args[k])
+		s.args[k] = s.store.value(s.args[k])
 	}
-	s.call.Ret = s.copy(s.call.Ret)
-}
-
-func treeSize(v *Value, nn, nb int) (int, int) {
-	nb += len(v.Data)
-	nn += len(v.Elems)
-	for k := range v.Elems {
-		if v.Elems[k].Elems != nil || v.Elems[k].Data != nil {
-			nn, nb = treeSize(&v.Elems[k], nn, nb)
-		}
-	}
-	return nn, nb
-}
-
-// copy deep-copies v into the slot's buffers, which have room for it.
-func (s *slot) copy(v Value) Value {
-	if v.Data != nil {
-		start := len(s.bytes)
-		s.bytes = append(s.bytes, v.Data...)
-		v.Data = s.bytes[start:len(s.bytes):len(s.bytes)]
-	}
-	if v.Elems != nil {
-		start := len(s.nodes)
-		s.nodes = append(s.nodes, v.Elems...)
-		elems := s.nodes[start:len(s.nodes):len(s.nodes)]
-		for k := range elems {
-			if elems[k].Elems != nil || elems[k].Data != nil {
-				elems[k] = s.copy(elems[k])
-			}
-		}
-		v.Elems = elems
-	}
-	return v
+	s.call.Ret = s.store.value(s.call.Ret)
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"iter"
+	"slices"
 
 	"github.com/tracefmt/tracefmt/varint"
 )
@@ -643,36 +644,39 @@ func (r *Reader) funcSig(i int) (*FunctionSig, int, error) {
 		return sig, i, nil
 	}
 	at := i
-	name, i, err := r.str(i)
+	name, names, i, err := r.nameList(i)
 	if err != nil {
 		return nil, i, err
+	}
+	if sig == nil {
+		n := string(name)
+		sig = &FunctionSig{ID: id, Name: n, ArgNames: slices.Clone(names), def: r.defined(at), flags: LookupNameFlags(n), cached: true}
+		r.funcs.put(id, sig)
+	}
+	return sig, i, nil
+}
+
+// nameList reads a name, a count and that many names: the bracket part of
+// a function or struct signature. The names share one allocation; the
+// slice holding them is scratch, valid until the next signature.
+func (r *Reader) nameList(i int) (name []byte, names []string, j int, err error) {
+	if name, i, err = r.bytes(i); err != nil {
+		return nil, nil, i, err
 	}
 	n, i, err := r.count(i)
 	if err != nil {
-		return nil, i, err
-	}
-	if sig != nil {
-		// Known already: step over the definition.
-		for k := 0; k < n; k++ {
-			if _, i, err = r.bytes(i); err != nil {
-				return nil, i, err
-			}
-		}
-		return sig, i, nil
+		return nil, nil, i, err
 	}
 	r.pool, r.ends = r.pool[:0], r.ends[:0]
 	for k := 0; k < n; k++ {
 		var b []byte
 		if b, i, err = r.bytes(i); err != nil {
-			return nil, i, err
+			return nil, nil, i, err
 		}
 		r.pool = append(r.pool, b...)
 		r.ends = append(r.ends, len(r.pool))
 	}
-	names := append([]string(nil), r.pooledNames()...)
-	sig = &FunctionSig{ID: id, Name: name, ArgNames: names, def: r.defined(at), flags: LookupNameFlags(name), cached: true}
-	r.funcs.put(id, sig)
-	return sig, i, nil
+	return name, r.pooledNames(), i, nil
 }
 
 func (r *Reader) backtrace(i int) (int, error) {
@@ -1008,34 +1012,12 @@ func (r *Reader) structSig(i int) (*StructSig, int, error) {
 		return sig, i, nil
 	}
 	at := i
-	name, i, err := r.bytes(i)
+	name, members, i, err := r.nameList(i)
 	if err != nil {
 		return nil, i, err
 	}
-	n, i, err := r.count(i)
-	if err != nil {
-		return nil, i, err
-	}
-	var members []string
 	if sig == nil {
-		members = make([]string, n)
-		r.pool, r.ends = r.pool[:0], r.ends[:0]
-	}
-	for k := 0; k < n; k++ {
-		var m []byte
-		if m, i, err = r.bytes(i); err != nil {
-			return nil, i, err
-		}
-		if members != nil {
-			r.pool = append(r.pool, m...)
-			r.ends = append(r.ends, len(r.pool))
-		}
-	}
-	if members != nil {
-		copy(members, r.pooledNames())
-	}
-	if sig == nil {
-		sig = &StructSig{ID: id, Name: string(name), Members: members, def: r.defined(at)}
+		sig = &StructSig{ID: id, Name: string(name), Members: slices.Clone(members), def: r.defined(at)}
 		r.structs.put(id, sig)
 	}
 	return sig, i, nil
