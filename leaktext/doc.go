@@ -83,6 +83,10 @@
 //     io.ErrUnexpectedEOF. So is an empty input (no header).
 //   - Lines longer than MaxLineLen are ErrLineTooLong; the C reader
 //     splits them at 4095 bytes into stray comment lines.
+//   - An input whose first byte is 0xf0, the handshake of sp-rtrace's
+//     binary log, is ErrBinary: the real post-processor decides between
+//     its binary and text readers on that byte too. The binary log itself
+//     is not read by this package.
 //
 // # Post-processing: where we differ from sp-rtrace-postproc
 //
@@ -117,7 +121,7 @@
 // tool's backtrace hash table; -b trims printed frames but groups stay
 // keyed by the whole backtrace; a single remaining resource type is
 // registered as "<1>" and not named on calls; resource flags print as
-// " [refcount]". Not done: -r (resolving needs the ELF files),
+// " [refcount]"; lines end in LF whatever the input's endings. Not done: -r (resolving needs the ELF files),
 // --include/--exclude. The real reader keeps only the first word of an
 // argument's value; we keep the whole value (no real report has one with
 // spaces).
@@ -143,7 +147,7 @@
 //
 // Errors are *SyntaxError{Line, Err} with the 1-based line number; Err is
 // one of ErrLineTooLong, ErrTooManyLines, ErrLineEnding, ErrSyntax,
-// ErrRange, ErrOrphan, io.ErrUnexpectedEOF or the underlying reader's
+// ErrRange, ErrOrphan, ErrBinary, io.ErrUnexpectedEOF or the underlying reader's
 // error. Reader errors are sticky; io.EOF comes only after the last
 // complete line. Writer refuses records whose lines would not read back
 // as the same record (ErrWriter); its errors are sticky too.

@@ -35,6 +35,10 @@ var (
 	// ErrOrphan means (with Reader.Strict) that argument or frame lines
 	// appear where no call line is waiting for them.
 	ErrOrphan = errors.New("arguments or frames without a preceding call")
+	// ErrBinary means the input starts with the handshake byte (0xf0) of
+	// sp-rtrace's binary log, which sp-rtrace-postproc turns into a text
+	// report; the real tool tells the two apart by that first byte too.
+	ErrBinary = errors.New("binary sp-rtrace log, not a text report (convert it with sp-rtrace-postproc -i FILE)")
 	// ErrWriter means a record given to Writer.Write cannot be written
 	// as a line that reads back as the same record.
 	ErrWriter = errors.New("record cannot be written")

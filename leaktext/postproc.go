@@ -85,13 +85,7 @@ func (rep *Report) setField(key, value string) {
 
 // removeEvents drops the events for which drop is true.
 func (rep *Report) removeEvents(drop func(*Event) bool) {
-	rep.Events = slices.DeleteFunc(rep.Events, func(e *Event) bool {
-		if drop(e) {
-			e.Trace.calls--
-			return true
-		}
-		return false
-	})
+	rep.Events = slices.DeleteFunc(rep.Events, drop)
 }
 
 // FilterResources keeps the resource types whose bit (1<<(n-1) for the

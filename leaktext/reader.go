@@ -17,6 +17,9 @@ const DefaultMaxFrames = 1 << 16
 
 const minRead = 64 << 10
 
+// binaryHandshake is the first byte of sp-rtrace's binary log.
+const binaryHandshake = 0xf0
+
 // Reader reads the records of a report one at a time.
 //
 // The zero Reader is not ready: use NewReader, or Reset on a Reader.
@@ -81,6 +84,9 @@ func (rd *Reader) Reset(r io.Reader) error {
 		return rd.fail(1, err)
 	}
 	raw := rd.buf[rd.pos : rd.pos+n]
+	if n > 0 && raw[0] == binaryHandshake {
+		return rd.fail(1, ErrBinary)
+	}
 	line := raw
 	if len(line) > 0 && line[len(line)-1] == '\r' {
 		rd.Header.CRLF = true

@@ -321,3 +321,15 @@ func TestManyTabLines(t *testing.T) {
 		t.Errorf("MaxFrames: %v", err)
 	}
 }
+
+func TestBinaryLog(t *testing.T) {
+	data, err := os.ReadFile("testdata/generated-x86_64/multi.rtrace")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = NewReader(bytes.NewReader(data))
+	var se *SyntaxError
+	if !errors.Is(err, ErrBinary) || !errors.As(err, &se) || se.Line != 1 {
+		t.Errorf("got %v", err)
+	}
+}

@@ -27,10 +27,8 @@ type Report struct {
 	// a binary log's heap-status and module records are written.
 	Leading int
 
-	traces   map[string]*Trace
-	ntraces  int
-	hidden   bool // the single remaining resource type is not printed on calls
-	maskDone bool
+	traces  map[string]*Trace
+	ntraces int
 }
 
 // Event is one call of a Report.
@@ -54,7 +52,6 @@ type Trace struct {
 	Frames []Frame
 	hash   uint32
 	seq    int
-	calls  int
 }
 
 // Comment is a persistent comment line and the index of the last call
@@ -94,7 +91,6 @@ func ReadReport(r io.Reader) (*Report, error) {
 		t := rep.trace(frames)
 		for _, e := range pending {
 			e.Trace = t
-			t.calls++
 		}
 		pending = pending[:0]
 		frames = frames[:0]
