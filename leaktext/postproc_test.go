@@ -258,3 +258,39 @@ func mustRead(t testing.TB, name string) string {
 	}
 	return string(b)
 }
+
+// TestV10 reads the protocol 1.0 pair: no empty lines between calls, and
+// an old compressed form whose groups have no summary comment. The leaks
+// of the full report are the ones the 1.0 tool listed, and its summary.
+func TestV10(t *testing.T) {
+	full, err := ReadReport(strings.NewReader(mustRead(t, "upstream-v1.0-x86_64/alloc.txt")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	full.FilterLeaks()
+	lcr, err := ReadReport(strings.NewReader(mustRead(t, "upstream-v1.0-x86_64/alloc.lcr.txt")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	index := func(rep *Report) map[int64]string {
+		m := map[int64]string{}
+		for _, e := range rep.Events {
+			var fr []string
+			for _, f := range e.Trace.Frames {
+				fr = append(fr, strconv.FormatUint(f.Addr, 16))
+			}
+			m[e.Call.Index] = fmt.Sprintf("%s(%d)=%#x %v", e.Call.Func, e.Call.Size, e.Call.ID, fr)
+		}
+		return m
+	}
+	testutil.Diff(t, "leaks of 1.0 report", index(lcr), index(full))
+	// "# 29 block(s) leaked with total size of 29039 bytes"
+	for _, rep := range []*Report{full, lcr} {
+		if s := rep.LeakSums(); len(s) != 1 || s[0].Count != 29 || s[0].Size != 29039 {
+			t.Errorf("sums %+v", s)
+		}
+	}
+	if !strings.Contains(mustRead(t, "upstream-v1.0-x86_64/alloc.lcr.txt"), "# 29 block(s) leaked with total size of 29039 bytes\n") {
+		t.Error("golden summary changed")
+	}
+}
