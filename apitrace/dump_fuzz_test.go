@@ -2,12 +2,16 @@ package apitrace
 
 import (
 	"bytes"
+	"compress/gzip"
+	"encoding/binary"
 	"errors"
 	"io"
 	"os"
 	"path/filepath"
 	"regexp"
 	"testing"
+
+	"github.com/tracefmt/tracefmt/apitrace/snappy"
 )
 
 // FuzzDump runs the whole dump (reader, call reader and printer) over
@@ -68,6 +72,63 @@ func FuzzDump(f *testing.F) {
 			want += complete
 			if got := bytes.Count(out.Bytes(), []byte{'\n'}); got != want {
 				t.Fatalf("%d lines for %d properties and calls", got, want)
+			}
+		}
+	})
+}
+
+// rawStream returns the decompressed stream of a snappy or gzip trace.
+func rawStream(t testing.TB, data []byte) []byte {
+	if len(data) >= 2 && data[0] == 0x1f && data[1] == 0x8b {
+		zr, err := gzip.NewReader(bytes.NewReader(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw, _ := io.ReadAll(zr) // zlib-no-eof.trace has no trailer
+		return raw
+	}
+	var raw []byte
+	for p := data[2:]; len(p) >= 4; {
+		n := int(binary.LittleEndian.Uint32(p))
+		if n == 0 || n > len(p)-4 {
+			break
+		}
+		block, err := snappy.Decode(nil, p[4:4+n], 1<<20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw = append(raw, block...)
+		p = p[4+n:]
+	}
+	return raw
+}
+
+// FuzzDumpStream fuzzes the decompressed stream itself: each input is
+// wrapped in a gzip container before the dump reads it, so mutations reach
+// the event and value parser and the printer instead of dying in the
+// container. Same invariants as FuzzDump.
+func FuzzDumpStream(f *testing.F) {
+	traces, _ := filepath.Glob(filepath.Join("testdata", "dump", "*.trace"))
+	for _, tr := range traces {
+		if data, err := os.ReadFile(tr); err == nil && len(data) < 70<<10 {
+			if raw := rawStream(f, data); len(raw) < 200<<10 {
+				f.Add(raw)
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		var gz bytes.Buffer
+		zw, _ := gzip.NewWriterLevel(&gz, gzip.NoCompression)
+		zw.Write(raw)
+		zw.Close()
+		for _, opts := range []DumpOptions{
+			{Verbose: true, Color: true, Grep: regexp.MustCompile("^gl")},
+			{Verbose: true, ThreadIDs: true, NoMultiline: true},
+		} {
+			var out bytes.Buffer
+			err := NewDumper(&out, opts).Trace(bytes.NewReader(gz.Bytes()))
+			if errors.Is(err, io.EOF) {
+				t.Fatalf("bare io.EOF leaked out of Trace: %v", err)
 			}
 		}
 	})
