@@ -48,6 +48,32 @@ func BenchmarkReader(b *testing.B) {
 	}
 }
 
+// BenchmarkBytesReader reads in place from memory (NewBytesReader).
+func BenchmarkBytesReader(b *testing.B) {
+	for name, data := range benchInputs(b) {
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			rd := new(Reader)
+			n := 0
+			for i := 0; i < b.N; i++ {
+				if err := rd.ResetBytes(data); err != nil {
+					b.Fatal(err)
+				}
+				n = 0
+				for {
+					_, err := rd.Read()
+					if err != nil {
+						break
+					}
+					n++
+				}
+			}
+			b.ReportMetric(float64(n), "records/op")
+		})
+	}
+}
+
 func BenchmarkDump(b *testing.B) {
 	for name, data := range benchInputs(b) {
 		b.Run(name, func(b *testing.B) {

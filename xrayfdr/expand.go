@@ -1,7 +1,6 @@
 package xrayfdr
 
 import (
-	"bytes"
 	"cmp"
 	"fmt"
 	"io"
@@ -60,6 +59,13 @@ type Trace struct {
 	Events []Event
 	args   []uint64
 	data   []byte
+	// the last cpu, thread and process AppendYAMLRecord formatted
+	yamlCache struct {
+		ok       bool
+		cpu      uint16
+		tid, pid uint32
+		text     []byte
+	}
 }
 
 // Args returns the call arguments of e (an EventEnterArg).
@@ -123,7 +129,7 @@ func expandBasic(data []byte) ([]Event, []uint64, error) {
 	if len(data) == HeaderSize || len(data)%BasicSize != 0 {
 		return nil, nil, &FormatError{Offset: int64(len(data) / BasicSize * BasicSize), Err: io.ErrUnexpectedEOF, LLVM: "Invalid-sized XRay data."}
 	}
-	rd, err := NewReader(bytes.NewReader(data))
+	rd, err := NewBytesReader(data)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -153,7 +159,7 @@ func expandBasic(data []byte) ([]Event, []uint64, error) {
 
 func expandFDR(data []byte) ([]Event, []uint64, error) {
 	rd := &Reader{}
-	if err := rd.Reset(bytes.NewReader(data)); err != nil {
+	if err := rd.ResetBytes(data); err != nil {
 		return nil, nil, err
 	}
 	groups, err := indexBlocks(rd, data)

@@ -123,6 +123,31 @@ func (rd *Reader) Reset(r io.Reader) error {
 	return nil
 }
 
+// NewBytesReader returns a Reader over a log held in memory. It reads in
+// place, without copying: the slices of the records it returns point into
+// data and stay valid as long as data does.
+func NewBytesReader(data []byte) (*Reader, error) {
+	rd := new(Reader)
+	if err := rd.ResetBytes(data); err != nil {
+		return nil, err
+	}
+	return rd, nil
+}
+
+// ResetBytes is Reset for a log held in memory (see NewBytesReader).
+func (rd *Reader) ResetBytes(data []byte) error {
+	*rd = Reader{MaxEventSize: rd.MaxEventSize, MaxSkip: rd.MaxSkip, ForceFDR: rd.ForceFDR,
+		buf: data, end: len(data), eof: true}
+	if len(data) < HeaderSize {
+		rd.err = &FormatError{Offset: int64(len(data)), Err: io.ErrUnexpectedEOF, LLVM: headerLLVM(len(data))}
+		return rd.err
+	}
+	rd.h = parseHeader(data)
+	rd.c = newCodec(rd.h.BigEndian)
+	rd.pos = HeaderSize
+	return nil
+}
+
 // headerLLVM is what llvm-xray says about a header cut after n bytes.
 func headerLLVM(n int) string {
 	switch {

@@ -2,7 +2,6 @@ package xrayfdr
 
 import (
 	"bufio"
-	"bytes"
 	"errors"
 	"io"
 	"strconv"
@@ -101,9 +100,14 @@ func AppendText(dst []byte, version uint16, rec *Record) []byte {
 // newDumpReader opens a log the way fdr-dump does: every log as FDR.
 // ok is false (with a nil error) for a 16..31-byte file, which llvm-xray
 // 14 reads as an empty log.
-func newDumpReader(r io.Reader) (rd *Reader, ok bool, err error) {
+func newDumpReader(r io.Reader, data []byte) (rd *Reader, ok bool, err error) {
 	rd = &Reader{ForceFDR: true}
-	if err := rd.Reset(r); err != nil {
+	if r != nil {
+		err = rd.Reset(r)
+	} else {
+		err = rd.ResetBytes(data)
+	}
+	if err != nil {
 		var fe *FormatError
 		if errors.As(err, &fe) && fe.Err == io.ErrUnexpectedEOF && fe.Offset >= 16 {
 			return nil, false, nil
@@ -118,7 +122,7 @@ func newDumpReader(r io.Reader) (rd *Reader, ok bool, err error) {
 // read so far are written and the *FormatError is returned; its LLVM field
 // holds llvm-xray's message.
 func Dump(w io.Writer, r io.Reader) error {
-	rd, ok, err := newDumpReader(r)
+	rd, ok, err := newDumpReader(r, nil)
 	if !ok {
 		return err
 	}
@@ -153,7 +157,7 @@ func Dump(w io.Writer, r io.Reader) error {
 // Dump does, and returns the error; when a block fails verification, it
 // stops there and returns the error.
 func DumpVerify(w io.Writer, data []byte) error {
-	rd, ok, err := newDumpReader(bytes.NewReader(data))
+	rd, ok, err := newDumpReader(nil, data)
 	if !ok {
 		return err
 	}
@@ -162,7 +166,7 @@ func DumpVerify(w io.Writer, data []byte) error {
 	groups, err := indexBlocks(rd, data)
 	if err != nil {
 		// print the records read so far, then the error
-		rd, _, _ := newDumpReader(bytes.NewReader(data))
+		rd, _, _ := newDumpReader(nil, data)
 		var line []byte
 		for {
 			rec, err := rd.Read()

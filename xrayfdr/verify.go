@@ -1,7 +1,6 @@
 package xrayfdr
 
 import (
-	"bytes"
 	"io"
 )
 
@@ -140,7 +139,7 @@ type Group struct {
 // its hash map, reproduced here).
 func Index(data []byte) (Header, []Group, error) {
 	rd := &Reader{ForceFDR: true}
-	if err := rd.Reset(bytes.NewReader(data)); err != nil {
+	if err := rd.ResetBytes(data); err != nil {
 		return Header{}, nil, err
 	}
 	g, err := indexBlocks(rd, data)

@@ -61,17 +61,23 @@ func (t *Trace) AppendYAMLRecord(b []byte, e *Event) []byte {
 		}
 		b = append(b, " ]"...)
 	}
-	b = append(b, ", cpu: "...)
-	b = strconv.AppendUint(b, uint64(e.CPU), 10)
-	if e.TID != 0 {
-		b = append(b, ", thread: "...)
-		b = strconv.AppendUint(b, uint64(e.TID), 10)
+	// the cpu, thread and process of consecutive events mostly repeat
+	c := &t.yamlCache
+	if !c.ok || c.cpu != e.CPU || c.tid != e.TID || c.pid != e.PID {
+		c.ok, c.cpu, c.tid, c.pid = true, e.CPU, e.TID, e.PID
+		s := append(c.text[:0], ", cpu: "...)
+		s = strconv.AppendUint(s, uint64(e.CPU), 10)
+		if e.TID != 0 {
+			s = append(s, ", thread: "...)
+			s = strconv.AppendUint(s, uint64(e.TID), 10)
+		}
+		if e.PID != 0 {
+			s = append(s, ", process: "...)
+			s = strconv.AppendUint(s, uint64(e.PID), 10)
+		}
+		c.text = append(s, ", kind: "...)
 	}
-	if e.PID != 0 {
-		b = append(b, ", process: "...)
-		b = strconv.AppendUint(b, uint64(e.PID), 10)
-	}
-	b = append(b, ", kind: "...)
+	b = append(b, c.text...)
 	b = append(b, e.Kind.String()...)
 	b = append(b, ", tsc: "...)
 	b = strconv.AppendUint(b, e.TSC, 10)

@@ -12,7 +12,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -57,6 +56,14 @@ func main() {
 }
 
 func run(w io.Writer, path string, verify, yaml, chrome bool, instrMap string) error {
+	if !verify && !yaml && !chrome {
+		f, err := os.Open(path)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		return xrayfdr.Dump(w, f) // streams
+	}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return err
@@ -86,8 +93,6 @@ func run(w io.Writer, path string, verify, yaml, chrome bool, instrMap string) e
 			return err
 		}
 		return xrayfdr.WriteChrome(w, t, names)
-	case verify:
-		return xrayfdr.DumpVerify(w, data)
 	}
-	return xrayfdr.Dump(w, bytes.NewReader(data))
+	return xrayfdr.DumpVerify(w, data)
 }
