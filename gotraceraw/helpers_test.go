@@ -89,98 +89,69 @@ func readTextEvents(t testing.TB, text []byte) (Version, []Event) {
 	return r.Version(), evs
 }
 
-// toText converts a binary trace to text with Reader and TextWriter.
-func toText(data []byte) ([]byte, error) {
-	r, err := NewReader(bytes.NewReader(data))
-	if err != nil {
-		return nil, err
+// convert reads a trace in one form and writes it in another: fromText
+// picks the reader, toText the writer, pad sets PadBatchLengths.
+func convert(in []byte, fromText, toText, pad bool) ([]byte, error) {
+	var (
+		v    Version
+		read func() (Event, error)
+	)
+	if fromText {
+		r, err := NewTextReader(bytes.NewReader(in))
+		if err != nil {
+			return nil, err
+		}
+		v, read = r.Version(), r.Read
+	} else {
+		r, err := NewReader(bytes.NewReader(in))
+		if err != nil {
+			return nil, err
+		}
+		v, read = r.Version(), r.Read
 	}
 	var out bytes.Buffer
-	w, err := NewTextWriter(&out, r.Version())
-	if err != nil {
-		return nil, err
+	var w interface {
+		Write(Event) error
+		Flush() error
 	}
-	for ev, err := range r.All() {
+	if toText {
+		tw, err := NewTextWriter(&out, v)
 		if err != nil {
+			return nil, err
+		}
+		w = tw
+	} else {
+		ww, err := NewWriter(&out, v)
+		if err != nil {
+			return nil, err
+		}
+		ww.PadBatchLengths = pad
+		w = ww
+	}
+	for ev, err := range all(read) {
+		if err != nil {
+			w.Flush()
 			return out.Bytes(), err
 		}
 		if err := w.Write(ev); err != nil {
 			return nil, err
 		}
 	}
-	err = w.Flush()
+	err := w.Flush()
 	return out.Bytes(), err
 }
+
+// toText converts a binary trace to text with Reader and TextWriter.
+func toText(data []byte) ([]byte, error) { return convert(data, false, true, false) }
 
 // toWire converts a text trace to binary with TextReader and Writer.
-func toWire(text []byte, pad bool) ([]byte, error) {
-	r, err := NewTextReader(bytes.NewReader(text))
-	if err != nil {
-		return nil, err
-	}
-	var out bytes.Buffer
-	w, err := NewWriter(&out, r.Version())
-	if err != nil {
-		return nil, err
-	}
-	w.PadBatchLengths = pad
-	for ev, err := range r.All() {
-		if err != nil {
-			return nil, err
-		}
-		if err := w.Write(ev); err != nil {
-			return nil, err
-		}
-	}
-	err = w.Flush()
-	return out.Bytes(), err
-}
+func toWire(text []byte, pad bool) ([]byte, error) { return convert(text, true, false, pad) }
 
 // wireToWire reads a binary trace and writes it back.
-func wireToWire(data []byte) ([]byte, error) {
-	r, err := NewReader(bytes.NewReader(data))
-	if err != nil {
-		return nil, err
-	}
-	var out bytes.Buffer
-	w, err := NewWriter(&out, r.Version())
-	if err != nil {
-		return nil, err
-	}
-	for ev, err := range r.All() {
-		if err != nil {
-			return nil, err
-		}
-		if err := w.Write(ev); err != nil {
-			return nil, err
-		}
-	}
-	err = w.Flush()
-	return out.Bytes(), err
-}
+func wireToWire(data []byte) ([]byte, error) { return convert(data, false, false, false) }
 
 // textToText reads a text trace and writes it back.
-func textToText(text []byte) ([]byte, error) {
-	r, err := NewTextReader(bytes.NewReader(text))
-	if err != nil {
-		return nil, err
-	}
-	var out bytes.Buffer
-	w, err := NewTextWriter(&out, r.Version())
-	if err != nil {
-		return nil, err
-	}
-	for ev, err := range r.All() {
-		if err != nil {
-			return nil, err
-		}
-		if err := w.Write(ev); err != nil {
-			return nil, err
-		}
-	}
-	err = w.Flush()
-	return out.Bytes(), err
-}
+func textToText(text []byte) ([]byte, error) { return convert(text, true, true, false) }
 
 // readAllWire reads every event of a binary trace, as CheckTruncations
 // wants.

@@ -43,6 +43,7 @@ type Reader struct {
 	source
 	v      Version
 	tab    *table
+	rest   []byte               // buf[pos:end] between calls to Read; empty after an error
 	fast   *[256]uint8          // table.plain of the version; nil after an error
 	plain  [maxPlainArgs]uint64 // Args of events without frames or data
 	args   []uint64
@@ -79,6 +80,7 @@ func (r *Reader) Reset(rd io.Reader) error {
 	}
 	r.v, r.tab, r.pos = v, v.table(), HeaderLen
 	r.fast = &r.tab.plain
+	r.rest = r.buf[r.pos:r.end]
 	return nil
 }
 
@@ -142,7 +144,7 @@ func checkVersion(n int) (Version, error) {
 func (r *Reader) Version() Version { return r.v }
 
 // Offset returns the byte offset of the next event in the stream.
-func (r *Reader) Offset() int64 { return r.off + int64(r.pos) }
+func (r *Reader) Offset() int64 { return r.off + int64(r.end-len(r.rest)) }
 
 // source is the buffered input both readers decode from: the bytes
 // buf[pos:end] are read and not yet consumed.
@@ -199,43 +201,44 @@ func (r *source) fill(need int) error {
 func (r *Reader) Read() (Event, error) {
 	// The common case: an event of at most maxPlainArgs plain arguments,
 	// all in the buffer, each decoded in line when one or two bytes long.
-	// r.fast is nil after an error and before the header.
-	if fast := r.fast; fast != nil {
-		if b := r.buf[r.pos:r.end]; len(b) > 0 {
-			t := b[0]
-			if na := fast[t]; na != 0 {
-				args := r.plain[:na-1]
-				p := 1
-				i := 0
-				for ; i < len(args) && p < len(b); i++ {
-					c := b[p]
-					if c < 0x80 {
-						args[i] = uint64(c)
-						p++
-						continue
-					}
-					if p+1 < len(b) {
-						if c2 := b[p+1]; c2 < 0x80 && c2 != 0 {
-							args[i] = uint64(c&0x7f) | uint64(c2)<<7
-							p += 2
-							continue
-						}
-					}
-					v, n := varint.Consume(b[p:])
-					if n <= 0 || b[p+n-1] == 0 {
-						break // short, overflowing or padded: the careful path
-					}
-					args[i] = v
-					p += n
-				}
-				if i == len(args) {
-					r.pos += p
-					return Event{Version: r.v, Type: EventType(t), Args: args}, nil
-				}
+	// r.rest is empty after an error and before the header.
+	b := r.rest
+	if len(b) == 0 {
+		return r.readSlow()
+	}
+	t := b[0]
+	na := r.fast[t]
+	if na == 0 {
+		return r.readSlow()
+	}
+	args := r.plain[:na-1]
+	p := 1
+	for i := range args {
+		if p >= len(b) {
+			return r.readSlow()
+		}
+		c := b[p]
+		if c < 0x80 {
+			args[i] = uint64(c)
+			p++
+			continue
+		}
+		if p+1 < len(b) {
+			if c2 := b[p+1]; c2 < 0x80 && c2 != 0 {
+				args[i] = uint64(c&0x7f) | uint64(c2)<<7
+				p += 2
+				continue
 			}
 		}
+		v, n := varint.Consume(b[p:])
+		if n <= 0 || b[p+n-1] == 0 {
+			return r.readSlow() // short, overflowing or padded: the careful path
+		}
+		args[i] = v
+		p += n
 	}
-	return r.readSlow()
+	r.rest = b[p:]
+	return Event{Version: r.v, Type: EventType(t), Args: args}, nil
 }
 
 // readSlow reads the events the fast path leaves: those with frames or
@@ -247,12 +250,14 @@ func (r *Reader) readSlow() (Event, error) {
 	if r.fast == nil {
 		return Event{}, r.setErr(errors.New("gotraceraw: Read before Reset"))
 	}
+	r.pos = r.end - len(r.rest)
+	defer func() { r.rest = r.buf[r.pos:r.end] }()
 	for {
 		r.need = 1
 		if b := r.buf[r.pos:r.end]; len(b) > 0 {
 			ev, n, err := r.decode(b)
 			if err != nil {
-				return Event{}, r.setErr(&FormatError{Offset: r.Offset(), Err: err})
+				return Event{}, r.setErr(&FormatError{Offset: r.off + int64(r.pos), Err: err})
 			}
 			if n > 0 {
 				r.pos += n
@@ -264,7 +269,7 @@ func (r *Reader) readSlow() (Event, error) {
 			if r.pos == r.end {
 				return Event{}, r.setErr(io.EOF)
 			}
-			return Event{}, r.setErr(&FormatError{Offset: r.Offset(), Err: fmt.Errorf("%v: %w", EventType(r.buf[r.pos]), io.ErrUnexpectedEOF)})
+			return Event{}, r.setErr(&FormatError{Offset: r.off + int64(r.pos), Err: fmt.Errorf("%v: %w", EventType(r.buf[r.pos]), io.ErrUnexpectedEOF)})
 		}
 		if err := r.fill(r.need); err != nil {
 			return Event{}, r.setErr(err)
@@ -275,6 +280,7 @@ func (r *Reader) readSlow() (Event, error) {
 // setErr makes err sticky.
 func (r *Reader) setErr(err error) error {
 	r.err, r.fast = err, nil
+	r.pos = r.end // leaves r.rest empty
 	return err
 }
 

@@ -160,11 +160,9 @@ func appendQuote(b, s []byte) []byte {
 // TextWriter and `go tool trace -d=wire` print them. It buffers its
 // output: call Flush at the end.
 type TextWriter struct {
-	w   io.Writer
+	sink
 	v   Version
 	tab *table
-	buf []byte
-	err error
 }
 
 // NewTextWriter returns a TextWriter of version v traces to w. The header
@@ -177,7 +175,7 @@ func NewTextWriter(w io.Writer, v Version) (*TextWriter, error) {
 	buf = append(buf, "Trace "...)
 	buf = append(buf, v.String()...)
 	buf = append(buf, '\n')
-	return &TextWriter{w: w, v: v, tab: v.table(), buf: buf}, nil
+	return &TextWriter{sink: sink{w: w, buf: buf}, v: v, tab: v.table()}, nil
 }
 
 // Write writes one event. It refuses an event that does not fit its type,
@@ -198,16 +196,7 @@ func (w *TextWriter) Write(e Event) error {
 }
 
 // Flush writes the buffered text to the underlying writer.
-func (w *TextWriter) Flush() error {
-	if w.err != nil {
-		return w.err
-	}
-	if len(w.buf) > 0 {
-		_, w.err = w.w.Write(w.buf)
-		w.buf = w.buf[:0]
-	}
-	return w.err
-}
+func (w *TextWriter) Flush() error { return w.flush() }
 
 // DefaultMaxLineLen bounds one text line where TextReader.MaxLineLen is 0:
 // room for the quoted form of DefaultMaxDataLen bytes.

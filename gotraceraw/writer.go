@@ -19,11 +19,25 @@ type Writer struct {
 	// widths either way.
 	PadBatchLengths bool
 
-	w   io.Writer
+	sink
 	v   Version
 	tab *table
+}
+
+// sink is the buffered output both writers append to.
+type sink struct {
+	w   io.Writer
 	buf []byte
-	err error
+	err error // sticky
+}
+
+// flush writes the buffered bytes to the underlying writer.
+func (s *sink) flush() error {
+	if s.err == nil && len(s.buf) > 0 {
+		_, s.err = s.w.Write(s.buf)
+		s.buf = s.buf[:0]
+	}
+	return s.err
 }
 
 const flushAt = 64 << 10
@@ -38,7 +52,7 @@ func NewWriter(w io.Writer, v Version) (*Writer, error) {
 	buf = append(buf, "go 1."...)
 	buf = strconv.AppendUint(buf, uint64(v), 10)
 	buf = append(buf, " trace\x00\x00\x00"...)
-	return &Writer{w: w, v: v, tab: v.table(), buf: buf}, nil
+	return &Writer{sink: sink{w: w, buf: buf}, v: v, tab: v.table()}, nil
 }
 
 // Write encodes one event. It refuses an event that does not fit its type
@@ -85,16 +99,7 @@ func (w *Writer) Write(e Event) error {
 }
 
 // Flush writes the buffered bytes to the underlying writer.
-func (w *Writer) Flush() error {
-	if w.err != nil {
-		return w.err
-	}
-	if len(w.buf) > 0 {
-		_, w.err = w.w.Write(w.buf)
-		w.buf = w.buf[:0]
-	}
-	return w.err
-}
+func (w *Writer) Flush() error { return w.flush() }
 
 // check reports whether e can be written as a version v event: its
 // version is v (or 0), its type is one of v's, it has the type's number of

@@ -4,7 +4,7 @@
 #
 #   bench/gotraceraw/compare.sh [TRACE] [BENCHTIME]
 #
-# Without TRACE it records one (about 4.8 million events, 27 MB) with
+# Without TRACE it records one (about 4.8 million events, 25 MB) with
 # largeprog into $WORK. Go's raw, tracev2 and version packages are copied
 # from $(go env GOROOT) into a temporary module under $WORK at run time
 # (never committed), with their imports rewritten, next to peer_test.go.

@@ -2,7 +2,9 @@
 // raw events) to the file named by its argument: goroutine pairs playing
 // ping-pong over channels, with a user region now and then, the mix of
 // events that dominates real traces (GoUnblock, GoStart, GoBlock).
-// bench/gotraceraw/compare.sh runs it; the trace is never committed.
+// bench/gotraceraw/compare.sh runs it; the trace is never committed. The
+// defaults (64 pairs) keep goroutine IDs and sequence numbers at two-byte
+// varints, as in real traces of busy programs.
 package main
 
 import (
@@ -15,8 +17,8 @@ import (
 )
 
 func main() {
-	rounds := flag.Int("rounds", 200000, "ping-pong round trips per pair")
-	pairs := flag.Int("pairs", 4, "goroutine pairs")
+	rounds := flag.Int("rounds", 12500, "ping-pong round trips per pair")
+	pairs := flag.Int("pairs", 64, "goroutine pairs")
 	flag.Parse()
 	if flag.NArg() != 1 {
 		fmt.Fprintln(os.Stderr, "usage: largeprog [-rounds N] [-pairs N] OUT.trace")
