@@ -42,8 +42,7 @@ func (e *encoder) begin(dst []byte, w WordSize) ([]byte, error) {
 		return dst, ErrState
 	}
 	*e = encoder{word: w, mask: w.mask(), shift: 64 - uint(w), state: encOpen}
-	info, _ := infoLayout.Pack(0, w.code())
-	return append(dst, byte(info)), nil
+	return append(dst, infoBytes[w.code()]), nil
 }
 
 func (e *encoder) frame(dst []byte, f Frame) ([]byte, error) {
@@ -155,29 +154,35 @@ func (e *encoder) frames(dst []byte, fs []Frame) ([]byte, error) {
 		return dst, ErrState
 	}
 	last, mask, shift := e.last, e.mask, e.shift
-	// prev is the zero Frame, which no address frame equals, until the
-	// record has a frame; run is 0 throughout the fast path.
-	prev, run := e.prev, e.run
+	// pk is the previous frame's kind (0 before the first); when it is an
+	// address kind, the previous frame's address is last. run is 0
+	// throughout the fast path.
+	pk, run := e.prev.Kind, e.run
+	sync := func() {
+		e.last = last
+		if pk.HasAddr() {
+			e.prev, e.hasPrev = Frame{Kind: pk, Addr: last}, true
+		}
+	}
 	// Room for the longest address frame each, so putAddr need not check.
 	dst = slices.Grow(dst, 9*len(fs))
 	for i := range fs {
 		f := &fs[i]
-		if f.Kind-PC < 3 && f.Addr <= mask && run == 0 && (f.Kind != prev.Kind || f.Addr != prev.Addr) {
+		if k := f.Kind; k-PC < 3 && f.Addr <= mask && run == 0 && (k != pk || f.Addr != last) {
 			a := f.Addr
 			delta := (a - last) & mask
 			sa, sd := int64(a<<shift)>>shift, int64(delta<<shift)>>shift
 			nAbs := (bits.Len64(uint64(sa^(sa>>63))) + 8) >> 3
 			nRel := (bits.Len64(uint64(sd^(sd>>63))) + 8) >> 3
-			last = a
-			prev = Frame{Kind: f.Kind, Addr: a}
+			last, pk = a, k
 			if nAbs < nRel {
-				dst = putAddr(dst, addrOps[f.Kind&3][1][nAbs&15], a, nAbs)
+				dst = putAddr(dst, addrOps[k&3][1][nAbs&15], a, nAbs)
 			} else {
-				dst = putAddr(dst, addrOps[f.Kind&3][0][nRel&15], delta, nRel)
+				dst = putAddr(dst, addrOps[k&3][0][nRel&15], delta, nRel)
 			}
 			continue
 		}
-		e.last, e.prev, e.hasPrev = last, prev, prev.Kind != 0
+		sync()
 		var err error
 		if dst, err = e.frame(dst, *f); err != nil {
 			return dst, err
@@ -185,9 +190,9 @@ func (e *encoder) frames(dst []byte, fs []Frame) ([]byte, error) {
 		if e.state != encOpen && i+1 < len(fs) {
 			return dst, ErrState // a frame after Truncated
 		}
-		last, prev, run = e.last, e.prev, e.run
+		last, pk, run = e.last, e.prev.Kind, e.run
 	}
-	e.last, e.prev, e.hasPrev = last, prev, prev.Kind != 0
+	sync()
 	return dst, nil
 }
 
@@ -203,7 +208,14 @@ func (e *encoder) signedLen(v uint64) int {
 // kind with an n-byte operand, absolute when a is 1.
 var addrOps [4][2][16]byte
 
+// infoBytes[size] is the version 0 info byte of size code size.
+var infoBytes [3]byte
+
 func init() {
+	for size := range infoBytes {
+		info, _ := infoLayout.Pack(0, uint64(size))
+		infoBytes[size] = byte(info)
+	}
 	for k := PC; k <= Async; k++ {
 		for abs := range 2 {
 			for n := 1; n <= 8; n++ {
