@@ -18,9 +18,12 @@ rounds=${ROUNDS:-7}
 command -v apitrace >/dev/null || { echo "apitrace is not installed (apt-get install apitrace)"; exit 1; }
 [ -f "$trace" ] || { echo "no trace at $trace"; exit 1; }
 
+trace=$(realpath "$trace")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 (cd "$root" && go build -o "$tmp/apitracedump" ./examples/apitracedump)
+# Run in a scratch directory: --blobs writes files into the current one.
+mkdir "$tmp/run" && cd "$tmp/run"
 
 apitrace dump --color=never "$@" "$trace" > "$tmp/want.txt"
 "$tmp/apitracedump" --color=never "$@" "$trace" > "$tmp/got.txt"
