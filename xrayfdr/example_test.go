@@ -32,8 +32,8 @@ func ExampleReader() {
 	}
 	fmt.Println(n, "records")
 	// Output:
-	// FDR version 3, 1000000000 Hz
-	// <Buffer: size = 160 bytes>
+	// FDR version 3, 3000000000 Hz
+	// <Buffer: size = 200 bytes>
 	// <Thread ID: 1000>
 	// <Wall Time: seconds = 77.123456>
 	// <PID: 4242>
