@@ -13,7 +13,7 @@ import (
 
 // recordRealTraces records short traces of Mesa demos with the real tracer
 // under a virtual X server and Mesa's software renderer: glxinfo -B, and
-// about one second each of glxgears (GLX, display lists) and es2gears (EGL
+// about two seconds each of glxgears (GLX, display lists) and es2gears (EGL
 // and GLES2: shaders, vertex buffer blobs), stopped by SIGINT so that their
 // last call is often incomplete.
 func recordRealTraces(t *testing.T) (dir string, traces []string) {
@@ -30,8 +30,8 @@ func recordRealTraces(t *testing.T) (dir string, traces []string) {
 		cmd       []string
 	}{
 		{"glxinfo.trace", "gl", []string{glxinfo, "-B"}},
-		{"glxgears.trace", "gl", []string{timeout, "-s", "INT", "1", glxgears}},
-		{"es2gears.trace", "egl", []string{timeout, "-s", "INT", "1", es2gears}},
+		{"glxgears.trace", "gl", []string{timeout, "-s", "INT", "2", glxgears}},
+		{"es2gears.trace", "egl", []string{timeout, "-s", "INT", "2", es2gears}},
 	} {
 		args := append([]string{"-a", apitrace, "trace", "--api", run.api, "-o", filepath.Join(dir, run.name)}, run.cmd...)
 		cmd := exec.Command(xvfb, args...)
