@@ -236,3 +236,16 @@ func TestWriterLLVM(t *testing.T) {
 		}
 	}
 }
+
+// TestRoundTripShared rewrites the big shared fixtures byte for byte.
+func TestRoundTripShared(t *testing.T) {
+	for _, name := range []string{"fdr_big.xray", "fdr_deep.xray", "basic_simple.xray"} {
+		t.Run(name, func(t *testing.T) {
+			data := testutil.ReadFile(t, testutil.SharedFixture(t, "xray/"+name))
+			got, end, err := rewrite(t, data, false)
+			if err != nil || end != int64(len(data)) || !bytes.Equal(got, data) {
+				t.Errorf("rewrite differs (read %d of %d bytes: %v)", end, len(data), err)
+			}
+		})
+	}
+}
