@@ -145,28 +145,32 @@
 // # Performance
 //
 // Measured 2026-11-21 on the project machine (2 cores shared with five
-// other jobs, go1.26.8, amd64, GOAMD64=v1). Wall-clock figures on that
-// machine swung by 3x with the load, so the benchmarks also report
-// throughput per CPU second (cpu-MB/s), which is what is quoted here;
-// median of several runs. Inputs: 1 MiB of concatenated records made at
-// run time from runtime.Callers of real Go stacks (recursions, sort,
-// encoding/json and fmt callbacks, goroutines; 2.58 bytes a frame,
-// 33 frames a record) and from the real x86-64 backtraces of
-// testdata/sp-rtrace (4.12 bytes a frame, 6 frames a record):
+// other jobs, load average 6-9, go1.26.8, amd64, GOAMD64=v1). Wall-clock
+// figures swung by 3x with the load, so the benchmarks also report
+// throughput per CPU second (cpu-MB/s), quoted here as the range of three
+// runs; even that moves with the load, as the jobs share caches and
+// hyperthreads. Inputs: 1 MiB of concatenated records made at run time
+// from runtime.Callers of real Go stacks (recursions, sort, encoding/json
+// and fmt callbacks, goroutines; 2.58 bytes and 33 frames a record on
+// average) and from the real x86-64 backtraces of testdata/sp-rtrace
+// (4.12 bytes a frame, 6 frames a record):
 //
-//	                       Go stacks          sp-rtrace
-//	Reader.Read            1045 MB/s 3.7 ns   1131 MB/s 3.6 ns   (per frame)
-//	Reader.Next+Frame       478 MB/s          561 MB/s
-//	Writer.Write            499 MB/s          527 MB/s
-//	AppendAddrs             411 MB/s          383 MB/s
+//	                   Go stacks          sp-rtrace
+//	Reader.Read        0.89-1.06 GB/s     0.89-1.13 GB/s   (~2.5 ns a frame)
+//	Reader.Next+Frame  0.58-0.72 GB/s     0.68-0.93 GB/s
+//	Writer.Write       0.44-0.52 GB/s     0.50-0.61 GB/s   (~5 ns a frame)
+//	AppendAddrs        0.31-0.43 GB/s     0.33-0.42 GB/s
 //
 // None allocates per frame or per record (TestAllocs). Read decodes
 // address frames in a loop straight from its buffer: the instruction
-// fields are bitfield's layout checked at init and used as constants, and
+// fields are bitfield's layout, checked at init and used as constants, and
 // one arithmetic shift of an 8-byte big-endian load sign-extends the
-// operand (bitfield.SignExtend and BigEndianSigned, used elsewhere, cost
-// three shifts and a branch, or a byte loop, on the critical path). The
+// operand (bitfield.SignExtend and BigEndianSigned, used on the other
+// paths, cost three shifts and a branch, or a byte loop, on the chain
+// from one instruction byte to the next, which bounds the loop). The
 // Writer likewise stores an 8-byte word and keeps the operand's bytes.
+// AppendAddrs and AppendUintptrs copy addresses into frames on the stack
+// 64 at a time and go through the Writer's loop.
 //
 // Size, each backtrace a record of ra frames with its info and end bytes,
 // against 8-byte words (TestRealBacktraces, TestBytesPerFrame):
