@@ -22,55 +22,45 @@ func benchInputs(b *testing.B) map[string][]byte {
 }
 
 func BenchmarkReader(b *testing.B) {
+	var br bytes.Reader
+	benchRead(b, func(rd *Reader, data []byte) error {
+		br.Reset(data)
+		return rd.Reset(&br)
+	})
+}
+
+// BenchmarkBytesReader reads in place from memory (NewBytesReader).
+func BenchmarkBytesReader(b *testing.B) {
+	benchRead(b, (*Reader).ResetBytes)
+}
+
+// benchRead reads every input whole with a Reader that reset prepares.
+func benchRead(b *testing.B, reset func(*Reader, []byte) error) {
 	for name, data := range benchInputs(b) {
 		b.Run(name, func(b *testing.B) {
 			b.SetBytes(int64(len(data)))
 			b.ReportAllocs()
-			var br bytes.Reader
 			rd := new(Reader)
 			n := 0
 			for i := 0; i < b.N; i++ {
-				br.Reset(data)
-				if err := rd.Reset(&br); err != nil {
+				if err := reset(rd, data); err != nil {
 					b.Fatal(err)
 				}
-				n = 0
-				for {
-					_, err := rd.Read()
-					if err != nil {
-						break
-					}
-					n++
-				}
+				n = countRecords(rd)
 			}
 			b.ReportMetric(float64(n), "records/op")
 		})
 	}
 }
 
-// BenchmarkBytesReader reads in place from memory (NewBytesReader).
-func BenchmarkBytesReader(b *testing.B) {
-	for name, data := range benchInputs(b) {
-		b.Run(name, func(b *testing.B) {
-			b.SetBytes(int64(len(data)))
-			b.ReportAllocs()
-			rd := new(Reader)
-			n := 0
-			for i := 0; i < b.N; i++ {
-				if err := rd.ResetBytes(data); err != nil {
-					b.Fatal(err)
-				}
-				n = 0
-				for {
-					_, err := rd.Read()
-					if err != nil {
-						break
-					}
-					n++
-				}
-			}
-			b.ReportMetric(float64(n), "records/op")
-		})
+// countRecords reads to the end or the first error.
+func countRecords(rd *Reader) int {
+	n := 0
+	for {
+		if _, err := rd.Read(); err != nil {
+			return n
+		}
+		n++
 	}
 }
 

@@ -208,17 +208,19 @@ func TestReadAllocs(t *testing.T) {
 		if err := rd.Reset(&br); err != nil {
 			t.Fatal(err)
 		}
-		n = 0
-		for {
-			_, err := rd.Read()
-			if err != nil {
-				break
-			}
-			n++
-		}
+		n = countRecords(rd)
 	})
 	if n < 4000 || allocs != 0 {
 		t.Errorf("%v allocations reading %d records, want 0", allocs, n)
+	}
+	allocs = testing.AllocsPerRun(20, func() {
+		if err := rd.ResetBytes(data); err != nil {
+			t.Fatal(err)
+		}
+		n = countRecords(rd)
+	})
+	if n < 4000 || allocs != 0 {
+		t.Errorf("in place: %v allocations reading %d records, want 0", allocs, n)
 	}
 }
 
