@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"testing"
 
 	"github.com/tracefmt/tracefmt/internal/testutil"
@@ -247,5 +248,48 @@ func TestRoundTripShared(t *testing.T) {
 				t.Errorf("rewrite differs (read %d of %d bytes: %v)", end, len(data), err)
 			}
 		})
+	}
+}
+
+// TestWriterLLVMAll writes FDR v1..v5 and basic v1..v3 logs and compares
+// all three llvm-xray-14 outputs (fdr-dump, -verify, convert YAML) with
+// ours on them.
+func TestWriterLLVMAll(t *testing.T) {
+	tool := testutil.Tool(t, "llvm-xray-14")
+	dir := t.TempDir()
+	write := func(name string, data []byte) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	for v := uint16(1); v <= 5; v++ {
+		p := write("fdr.xray", writeSample(t, Header{Version: v, Type: TypeFDR, Flags: 3, CycleFrequency: 1e9}))
+		t.Run("fdr-v"+strconv.Itoa(int(v)), func(t *testing.T) { compareWithLLVM(t, tool, p) })
+	}
+	for v := uint16(1); v <= 3; v++ {
+		var buf bytes.Buffer
+		wr, err := NewWriter(&buf, Header{Version: v, Type: TypeBasic, Flags: 3, CycleFrequency: 2e9})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, r := range []Record{
+			{Kind: KindFunction, Action: Enter, FuncID: 1, TSC: 100, TID: 5, PID: 9, CPU: 2},
+			{Kind: KindFunction, Action: EnterArg, FuncID: -4, TSC: 150, TID: 6, PID: 9, CPU: 1},
+			{Kind: KindCallArg, FuncID: -4, TID: 6, PID: 9, Arg: 77},
+			{Kind: KindFunction, Action: TailExit, FuncID: 1, TSC: 140, TID: 5, PID: 9},
+			{Kind: KindFunction, Action: Exit, FuncID: -4, TSC: 150, TID: 6, PID: 9},
+		} {
+			if v < 3 {
+				r.PID = 0
+			}
+			if err := wr.Write(r); err != nil {
+				t.Fatal(i, err)
+			}
+		}
+		wr.Flush()
+		p := write("basic.xray", buf.Bytes())
+		t.Run("basic-v"+strconv.Itoa(int(v)), func(t *testing.T) { compareWithLLVM(t, tool, p) })
 	}
 }
