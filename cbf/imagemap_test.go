@@ -3,6 +3,7 @@ package cbf
 import (
 	"bytes"
 	"encoding/hex"
+	"fmt"
 	"errors"
 	"io"
 	"strings"
@@ -245,4 +246,74 @@ func TestImageMapSwiftBytes(t *testing.T) {
 		}
 	}
 	_ = bytes.Equal
+}
+
+func TestImageMapEdges(t *testing.T) {
+	// A prefix defined earlier in the same path (Swift defines it at once).
+	data := unhex(t, cif("t", 1, image2(false, 0x1000, 0x100, str("/ab/c")+" a0 00")))
+	m, err := DecodeImageMap(data)
+	if err != nil || m.Images[0].Path != "/ab/c/ab" {
+		t.Errorf("in-path prefix: %+v %v", m, err)
+	}
+	// Expansion is bounded by MaxPath, strictly an error, leniently no path.
+	imgs := []string{"", image2(true, 0x100, 0x100, strings.Repeat("a0 ", 80)+"00")}
+	// "/xxx…/y" defines the 61-byte prefix 32; 80 expansions of it pass
+	// MaxPath.
+	imgs[0] = image2(false, 0x1000, 0x100, str("/"+strings.Repeat("x", 60)+"/y")+" 00")
+	data = unhex(t, cif("t", 2, imgs...))
+	if _, _, err := (ImageMapDecoder{MaxPath: 1000}).Decode(data); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("MaxPath: %v", err)
+	}
+	lm, _, err := ImageMapDecoder{MaxPath: 1000, Lenient: true}.Decode(data)
+	if err != nil || lm.Images[1].Path != "" || lm.Images[0].Path == "" {
+		t.Errorf("lenient MaxPath: %+v %v", lm, err)
+	}
+	m.Images = nil
+	if _, ok := m.Lookup(5); ok {
+		t.Error("Lookup in an empty map")
+	}
+	if (Image{Path: `C:\Windows\System32\kernel32.dll`}).Name() != "kernel32.dll" || (Image{Path: "plain"}).Name() != "plain" {
+		t.Error("Name")
+	}
+	// Windows paths: the fixed prefix, then backslashes define prefixes.
+	w := ImageMap{Platform: "windows", Word: Word64, Images: []Image{
+		{Base: 0x10000, EndOfText: 0x20000, Path: `C:\Windows\System32\drivers\a.sys`},
+		{Base: 0x30000, EndOfText: 0x40000, Path: `C:\Windows\System32\drivers\b.sys`},
+	}}
+	enc, err := AppendImageMap(nil, w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(enc, unhex(t, "8a a0 06"+hexOf(`\b.sys`)+"00")) {
+		t.Errorf("second path not through prefix 32: % x", enc)
+	}
+	back, err := DecodeImageMap(enc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	testutil.Diff(t, "windows", w, back)
+	// Prefix codes from 64 on use the extended form, with all their bytes:
+	// 400 directories define codes 32-431, then /p350 is code 382, 318
+	// after 64, two bytes (Swift's encoder would write one, c0 3e).
+	var many ImageMap
+	many.Word = Word64
+	for i := range 401 {
+		p := fmt.Sprintf("/p%03d/f", i)
+		if i == 400 {
+			p = "/p350/g"
+		}
+		many.Images = append(many.Images, Image{Base: uint64(i+1) << 16, EndOfText: uint64(i+1)<<16 + 1, Path: p})
+	}
+	enc, err = AppendImageMap(nil, many)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasSuffix(enc, unhex(t, "c1 01 3e 02 2f 67 00")) {
+		t.Errorf("code 382: % x", enc[len(enc)-8:])
+	}
+	back, err = DecodeImageMap(enc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	testutil.Diff(t, "many prefixes", many, back)
 }

@@ -341,3 +341,33 @@ func TestLenientNext(t *testing.T) {
 		}
 	}
 }
+
+func TestText(t *testing.T) {
+	for _, s := range []string{"pc 0x1", "ra 0xffffffffffffffff", "async 0x7f", "omit 5", "rep 9", "trunc"} {
+		f, err := ParseFrame(s)
+		if err != nil || f.String() != s {
+			t.Errorf("%q: %v %v", s, f, err)
+		}
+	}
+	if f, err := ParseFrame("  pc 1234 "); err != nil || f.Addr != 0x1234 {
+		t.Errorf("bare hex: %v %v", f, err)
+	}
+	for _, bad := range []string{"", "pc", "pc 0xg", "omit x", "trunc 1", "end", "Kind(7)"} {
+		if _, err := ParseFrame(bad); err == nil {
+			t.Errorf("%q parsed", bad)
+		}
+	}
+	if Kind(7).String() != "Kind(7)" || (Frame{Kind: 9}).String() != "Kind(9)" {
+		t.Error("unknown kind names")
+	}
+	if WordSize(32).String() != "32-bit" {
+		t.Error("word size name")
+	}
+	var buf bytes.Buffer
+	w := NewWriter(io.Discard)
+	w.Reset(&buf)
+	if err := w.Write(Record{Word: Word32, Frames: FromAddrs(nil, PC, []uint64{1, 2})}); err != nil || w.Flush() != nil {
+		t.Fatal(err)
+	}
+	testutil.Diff(t, "reset writer", []byte{1, 0x10, 1, 0x10, 1, 0}, buf.Bytes())
+}
