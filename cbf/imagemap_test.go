@@ -3,8 +3,8 @@ package cbf
 import (
 	"bytes"
 	"encoding/hex"
-	"fmt"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
