@@ -35,8 +35,9 @@ func llvmRun(t *testing.T, tool string, args ...string) (stdout []byte, errText 
 }
 
 // compareWithLLVM checks our fdr-dump, -verify and YAML outputs for the log
-// at path against llvm-xray-14 run on it now.
-func compareWithLLVM(t *testing.T, tool, path string) {
+// at path against llvm-xray-14 run on it now. It reports whether
+// llvm-xray converted the log.
+func compareWithLLVM(t *testing.T, tool, path string) bool {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -60,7 +61,7 @@ func compareWithLLVM(t *testing.T, tool, path string) {
 		if err == nil {
 			t.Errorf("llvm-xray convert fails (%.200s), we expand %d events", wantErr, len(tr.Events))
 		}
-		return
+		return false
 	}
 	if err != nil {
 		t.Fatalf("llvm-xray converts, we fail: %v", err)
@@ -69,6 +70,7 @@ func compareWithLLVM(t *testing.T, tool, path string) {
 		t.Fatal(err)
 	}
 	testutil.DiffText(t, "yaml", want, got.Bytes())
+	return true
 }
 
 // TestInteropRuntime builds testdata/interop/prog.cpp with clang++-14
@@ -125,7 +127,12 @@ func TestInteropRuntime(t *testing.T) {
 			if h := rd.Header(); h.Type != wantType || h.Version < 3 {
 				t.Fatalf("header %+v", h)
 			}
-			compareWithLLVM(t, tool, logs[0])
+			// With the default 5 us threshold the runtime erases the short
+			// calls after the typed event, and its extents bug may then cut
+			// a record: llvm-xray (and we) may refuse that log.
+			if !compareWithLLVM(t, tool, logs[0]) && r.mode != "fdr-default" {
+				t.Errorf("llvm-xray cannot convert the runtime's log")
+			}
 			// and the Writer reproduces the runtime's bytes
 			again, end, err := rewrite(t, data, false)
 			if !bytes.Equal(again, data[:end]) || (err == nil && end != int64(len(data))) {
@@ -144,7 +151,9 @@ func TestInteropFixtures(t *testing.T) {
 	tool := testutil.Tool(t, "llvm-xray-14")
 	for _, name := range []string{"fdr_deep.xray", "fdr_threads.xray"} {
 		t.Run(name, func(t *testing.T) {
-			compareWithLLVM(t, tool, testutil.SharedFixture(t, "xray/"+name))
+			if !compareWithLLVM(t, tool, testutil.SharedFixture(t, "xray/"+name)) {
+				t.Errorf("llvm-xray cannot convert it")
+			}
 		})
 	}
 }
