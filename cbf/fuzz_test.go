@@ -28,8 +28,17 @@ func FuzzReader(f *testing.F) {
 		for _, mode := range []struct{ lenient, expand bool }{{false, false}, {true, false}, {false, true}, {true, true}} {
 			r := NewReader(bytes.NewReader(data))
 			r.Lenient, r.Expand, r.MaxFrames, r.MaxRepeat = mode.lenient, mode.expand, 1<<16, 1<<12
+			// A second reader goes frame by frame and must agree.
+			fr := NewReader(bytes.NewReader(data))
+			fr.Lenient, fr.Expand, fr.MaxRepeat = mode.lenient, mode.expand, 1<<12
 			for {
 				rec, err := r.Read()
+				if err == nil || err == io.EOF {
+					ferr := framesAgree(fr, rec, err)
+					if ferr != "" {
+						t.Fatalf("lenient %v expand %v: %s", mode.lenient, mode.expand, ferr)
+					}
+				}
 				if err == io.EOF {
 					break
 				}
@@ -153,4 +162,41 @@ func FuzzRoundTrip(f *testing.F) {
 			}
 		}
 	})
+}
+
+// framesAgree reads the next record from fr with Next and Frame and
+// compares it with what Read returned.
+func framesAgree(fr *Reader, rec Record, err error) string {
+	w, ferr := fr.Next()
+	if err == io.EOF || ferr != nil {
+		if ferr != err {
+			return "Next: " + errString(ferr) + ", Read: " + errString(err)
+		}
+		return ""
+	}
+	if w != rec.Word {
+		return "word sizes differ"
+	}
+	for i := 0; ; i++ {
+		f, ferr := fr.Frame()
+		if ferr == io.EOF {
+			if i != len(rec.Frames) {
+				return "Frame ended early"
+			}
+			return ""
+		}
+		if ferr != nil {
+			return "Frame: " + ferr.Error()
+		}
+		if i >= len(rec.Frames) || f != rec.Frames[i] {
+			return "frame " + f.String() + " differs"
+		}
+	}
+}
+
+func errString(err error) string {
+	if err == nil {
+		return "nil"
+	}
+	return err.Error()
 }
