@@ -50,6 +50,9 @@
 //     truncated data for Swift's decoder, though the document calls end
 //     optional when the length is known.
 //   - Reserved instructions are errors, not extensions.
+//   - An older revision of the codec (in its author's fork) wrote neither
+//     rep nor end, and no count bytes for omit 32 and up; its records read
+//     as truncated data, and its large omits are not recoverable.
 //
 // Round trips are byte-exact for everything Swift writes. Hand-made data
 // decodes but re-encodes canonically: an absolute first frame or padded
