@@ -101,7 +101,9 @@
 // (DefaultMaxBuildID = 1024, Swift's) and decoded path length
 // (DefaultMaxPath = 4096; prefix expansion could otherwise make a short
 // input decode to very long paths) before allocating, and the image count
-// also against the bytes left (5 bytes an image at least). The Reader's
+// also against the bytes left (5 bytes an image at least). With Expand,
+// one 5-byte rep yields up to MaxRepeat frames, as in Swift; lower
+// MaxRepeat to bound what hostile input can make a caller iterate over. The Reader's
 // buffer is 64 KiB; frames grow as bytes arrive.
 //
 // # Ownership
