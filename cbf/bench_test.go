@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/tracefmt/tracefmt/internal/testutil"
 )
 
 // Realistic 64-bit backtraces: runtime.Callers of real Go stacks, captured
@@ -162,7 +164,7 @@ func benchReader(b *testing.B, stacks [][]uint64) {
 			br := bytes.NewReader(data)
 			b.SetBytes(int64(len(data)))
 			b.ReportAllocs()
-			start := cpuTime()
+			start := testutil.CPUTime()
 			for i := 0; i < b.N; i++ {
 				br.Reset(data)
 				r.Reset(br)
@@ -227,7 +229,7 @@ func benchWriter(b *testing.B, stacks [][]uint64) {
 		w := NewWriter(io.Discard)
 		b.SetBytes(int64(len(data)))
 		b.ReportAllocs()
-		start := cpuTime()
+		start := testutil.CPUTime()
 		for i := 0; i < b.N; i++ {
 			for range reps {
 				for _, fr := range recsIn {
@@ -244,7 +246,7 @@ func benchWriter(b *testing.B, stacks [][]uint64) {
 		buf := make([]byte, 0, 2*len(data))
 		b.SetBytes(int64(len(data)))
 		b.ReportAllocs()
-		start := cpuTime()
+		start := testutil.CPUTime()
 		for i := 0; i < b.N; i++ {
 			buf = buf[:0]
 			for range reps {
@@ -259,7 +261,7 @@ func benchWriter(b *testing.B, stacks [][]uint64) {
 
 // cpuMBs reports the throughput against the CPU time used since start.
 func cpuMBs(b *testing.B, start time.Duration, bytes int) {
-	if d := cpuTime() - start; d > 0 {
+	if d := testutil.CPUTime() - start; d > 0 {
 		b.ReportMetric(float64(bytes)*float64(b.N)/d.Seconds()/1e6, "cpu-MB/s")
 	}
 }
