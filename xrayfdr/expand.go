@@ -59,13 +59,6 @@ type Trace struct {
 	Events []Event
 	args   []uint64
 	data   []byte
-	// the last cpu, thread and process AppendYAMLRecord formatted
-	yamlCache struct {
-		ok       bool
-		cpu      uint16
-		tid, pid uint32
-		text     []byte
-	}
 }
 
 // Args returns the call arguments of e (an EventEnterArg).

@@ -2,6 +2,7 @@ package xrayfdr
 
 import (
 	"io"
+	"runtime"
 	"strconv"
 	"unicode"
 	"unicode/utf8"
@@ -28,28 +29,110 @@ func WriteYAML(w io.Writer, t *Trace) error {
 		return err
 	}
 	b = append(b, "\nrecords:\n"...)
-	for i := range evs {
-		b = t.AppendYAMLRecord(b, &evs[i])
-		if len(b) >= 240<<10 {
-			if _, err := w.Write(b); err != nil {
+	if _, err := w.Write(b); err != nil {
+		return err
+	}
+	if err := writeYAMLRecords(w, t, evs); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, "...\n")
+	return err
+}
+
+// writeYAMLRecords formats the records in chunks, on up to GOMAXPROCS
+// goroutines, and writes the chunks in order.
+func writeYAMLRecords(w io.Writer, t *Trace, evs []Event) error {
+	const chunk = 8192
+	workers := min(runtime.GOMAXPROCS(0), 4, (len(evs)+chunk-1)/chunk)
+	format := func(b []byte, evs []Event, c *yamlCache) []byte {
+		for i := range evs {
+			b = t.appendYAMLRecord(b, &evs[i], c)
+		}
+		return b
+	}
+	if workers <= 1 {
+		var c yamlCache
+		buf := make([]byte, 0, min(len(evs), chunk)*160)
+		for lo := 0; lo < len(evs); lo += chunk {
+			buf = format(buf[:0], evs[lo:min(lo+chunk, len(evs))], &c)
+			if _, err := w.Write(buf); err != nil {
 				return err
 			}
-			b = b[:0]
+		}
+		return nil
+	}
+	// Each chunk gets a channel, queued in order; at most 2*workers
+	// chunks are in flight, and their buffers are recycled.
+	queue := make(chan chan []byte, 2*workers)
+	free := make(chan []byte, 2*workers+1)
+	sem := make(chan struct{}, workers)
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		defer close(queue)
+		for lo := 0; lo < len(evs); lo += chunk {
+			part := evs[lo:min(lo+chunk, len(evs))]
+			res := make(chan []byte, 1)
+			select {
+			case queue <- res:
+			case <-done:
+				return
+			}
+			sem <- struct{}{}
+			go func() {
+				var buf []byte
+				select {
+				case buf = <-free:
+				default:
+					buf = make([]byte, 0, chunk*160)
+				}
+				var c yamlCache
+				res <- format(buf[:0], part, &c)
+				<-sem
+			}()
+		}
+	}()
+	for res := range queue {
+		b := <-res
+		if _, err := w.Write(b); err != nil {
+			return err
+		}
+		select {
+		case free <- b:
+		default:
 		}
 	}
-	b = append(b, "...\n"...)
-	_, err := w.Write(b)
-	return err
+	return nil
 }
 
 // AppendYAMLRecord appends the YAML line of one event, newline included.
 func (t *Trace) AppendYAMLRecord(b []byte, e *Event) []byte {
+	var c yamlCache
+	return t.appendYAMLRecord(b, e, &c)
+}
+
+// yamlCache keeps the last cpu, thread and process formatted: they mostly
+// repeat from one event to the next.
+type yamlCache struct {
+	ok       bool
+	cpu      uint16
+	tid, pid uint32
+	text     []byte
+}
+
+func (t *Trace) appendYAMLRecord(b []byte, e *Event, c *yamlCache) []byte {
 	b = append(b, "  - { type: "...)
-	b = strconv.AppendUint(b, uint64(e.RecordType), 10)
+	if e.RecordType < 10 {
+		b = append(b, byte('0'+e.RecordType))
+	} else {
+		b = strconv.AppendUint(b, uint64(e.RecordType), 10)
+	}
 	b = append(b, ", func-id: "...)
+	n := len(b)
 	b = strconv.AppendInt(b, int64(e.FuncID), 10)
+	id := b[n:]
 	b = append(b, ", function: '"...)
-	b = strconv.AppendInt(b, int64(e.FuncID), 10)
+	b = append(b, id...)
 	b = append(b, '\'')
 	if e.argN > 0 {
 		b = append(b, ", args: [ "...)
@@ -61,8 +144,6 @@ func (t *Trace) AppendYAMLRecord(b []byte, e *Event) []byte {
 		}
 		b = append(b, " ]"...)
 	}
-	// the cpu, thread and process of consecutive events mostly repeat
-	c := &t.yamlCache
 	if !c.ok || c.cpu != e.CPU || c.tid != e.TID || c.pid != e.PID {
 		c.ok, c.cpu, c.tid, c.pid = true, e.CPU, e.TID, e.PID
 		s := append(c.text[:0], ", cpu: "...)
@@ -81,6 +162,9 @@ func (t *Trace) AppendYAMLRecord(b []byte, e *Event) []byte {
 	b = append(b, e.Kind.String()...)
 	b = append(b, ", tsc: "...)
 	b = strconv.AppendUint(b, e.TSC, 10)
+	if e.dataN == 0 {
+		return append(b, ", data: '' }\n"...)
+	}
 	b = append(b, ", data: "...)
 	b = appendYAMLString(b, t.Data(e))
 	return append(b, " }\n"...)

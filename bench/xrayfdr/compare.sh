@@ -3,8 +3,8 @@
 # ~10 MB FDR log, side by side in one run: fdr-dump, fdr-dump -verify and
 # convert --output-format=yaml --symbolize=false. Each command runs RUNS
 # times (default 5), interleaved, output to /dev/null; the median wall
-# time is reported with the ratio. Outputs are checked to be identical
-# first.
+# wall time and CPU time (user + system) are reported with the ratios.
+# Outputs are checked to be identical first.
 #
 # usage: bench/xrayfdr/compare.sh [LOG]
 #   LOG defaults to ../shared/fixtures/xray/fdr_big.xray beside the checkout
@@ -29,35 +29,44 @@ ours=$tmp/xraydump
 yamlsize=$(wc -c <"$tmp/a")
 rm -f "$tmp/a" "$tmp/b"
 
-# seconds of one run of "$@", output discarded
+# "wall cpu" seconds of one run of "$@" (cpu = user + system, all threads),
+# output discarded
 one() {
-	local s e
-	s=$(date +%s.%N)
-	"$@" >/dev/null
-	e=$(date +%s.%N)
-	echo "$e - $s" | bc -l
+	local TIMEFORMAT='%R %U %S' t
+	t=$({ time "$@" >/dev/null 2>/dev/null; } 2>&1)
+	echo "$t" | awk '{printf "%s %.3f\n", $1, $2 + $3}'
 }
-median() { sort -g | awk '{a[NR]=$1} END {printf "%.4f", a[int((NR+1)/2)]}'; }
+median() { sort -g | awk '{a[NR]=$1} END {printf "%.3f", a[int((NR+1)/2)]}'; }
 
-declare -A t
+declare -A wall cpu
 names=(llvm-dump ours-dump llvm-verify ours-verify llvm-yaml ours-yaml)
+run() { # name command...
+	local n=$1 r
+	shift
+	r=$(one "$@")
+	wall[$n]+="${r% *} "
+	cpu[$n]+="${r#* } "
+}
 for ((i = 0; i < runs; i++)); do
-	t[llvm-dump]+="$(one "$llvm" fdr-dump "$log") "
-	t[ours-dump]+="$(one "$ours" "$log") "
-	t[llvm-verify]+="$(one "$llvm" fdr-dump -verify "$log") "
-	t[ours-verify]+="$(one "$ours" -verify "$log") "
-	t[llvm-yaml]+="$(one "$llvm" convert --output-format=yaml --symbolize=false "$log") "
-	t[ours-yaml]+="$(one "$ours" -yaml "$log") "
+	run llvm-dump "$llvm" fdr-dump "$log"
+	run ours-dump "$ours" "$log"
+	run llvm-verify "$llvm" fdr-dump -verify "$log"
+	run ours-verify "$ours" -verify "$log"
+	run llvm-yaml "$llvm" convert --output-format=yaml --symbolize=false "$log"
+	run ours-yaml "$ours" -yaml "$log"
 done
-declare -A m
+declare -A mw mc
 for n in "${names[@]}"; do
-	m[$n]=$(echo ${t[$n]} | tr ' ' '\n' | median)
+	mw[$n]=$(echo ${wall[$n]} | tr ' ' '\n' | median)
+	mc[$n]=$(echo ${cpu[$n]} | tr ' ' '\n' | median)
 done
 size=$(wc -c <"$log")
 echo "log: $log ($size bytes; YAML output $yamlsize bytes)"
-echo "machine: $(nproc) cores, $(uname -m), $(date -u +%Y-%m-%d), load $(cut -d' ' -f1-3 /proc/loadavg); median of $runs runs, wall time"
-printf "%-28s %10s %10s %8s\n" command llvm-xray-14 xraydump ratio
+echo "machine: $(nproc) cores, $(uname -m), $(date -u +%Y-%m-%d), load $(cut -d' ' -f1-3 /proc/loadavg); median of $runs runs"
+printf "%-8s %22s %22s %15s\n" "" "llvm-xray-14" "xraydump" "ratio"
+printf "%-8s %11s %10s %11s %10s %7s %7s\n" command wall cpu wall cpu wall cpu
 for c in dump verify yaml; do
-	l=${m[llvm-$c]}; o=${m[ours-$c]}
-	printf "%-28s %9ss %9ss %7.1fx\n" "$c" "$l" "$o" "$(echo "$l / $o" | bc -l)"
+	lw=${mw[llvm-$c]} lc=${mc[llvm-$c]} ow=${mw[ours-$c]} oc=${mc[ours-$c]}
+	printf "%-8s %10ss %9ss %10ss %9ss %6.1fx %6.1fx\n" "$c" "$lw" "$lc" "$ow" "$oc" \
+		"$(echo "$lw / $ow" | bc -l)" "$(echo "$lc / $oc" | bc -l)"
 done
