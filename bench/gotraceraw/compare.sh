@@ -9,15 +9,17 @@
 # from $(go env GOROOT) into a temporary module under $WORK at run time
 # (never committed), with their imports rewritten, next to peer_test.go.
 # Env: COUNT (rounds of all benchmarks, default 3), WORK (default a temp dir).
-# Prints go test's output, then per benchmark the median ns/event of each
-# side, its minimum, and the ratios go/ours.
+# Prints go test's output, then per benchmark and side the median and the
+# minimum of the wall-clock and of the CPU time per event (all threads, GC
+# included: steadier than wall-clock on a shared machine), and the ratios
+# go/ours. Linux only (getrusage).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 command -v go >/dev/null || export PATH="/usr/local/go/bin:$PATH"
 export GOTOOLCHAIN=local GOFLAGS=
 trace=${1:-}
-benchtime=${2:-3x}
+benchtime=${2:-2s}
 count=${COUNT:-3}
 work=${WORK:-$(mktemp -d /tmp/gotraceraw-compare.XXXXXX)}
 mkdir -p "$work"
@@ -65,13 +67,12 @@ for ((i = 1; i <= count; i++)); do
   (cd "$mod" && GOTRACERAW_LARGE=$trace "$work/peerbench.test" -test.run XXX -test.bench . -test.benchmem -test.benchtime "$benchtime") | tee -a "$out"
 done
 
-echo "== ns/event over $count rounds: median (min), go / ours"
+echo "== per event over $count rounds: median (min) of go and ours, ratio go/ours of the medians (of the minimums)"
 awk '
 /^Benchmark/ {
   name = $1; sub(/-[0-9]+$/, "", name)
-  for (i = 2; i < NF; i++) if ($(i+1) == "ns/event") v = $i
   n = split(name, parts, "/"); base = parts[1]; side = parts[2]
-  vals[base, side] = vals[base, side] " " v
+  for (i = 2; i < NF; i++) if ($(i+1) == "ns/event" || $(i+1) == "cpu-ns/event") vals[base, side, $(i+1)] = vals[base, side, $(i+1)] " " $i
   bases[base] = 1
 }
 function least(s,   a, n, i, m) {
@@ -85,9 +86,10 @@ function median(s,   a, n, i, j, t) {
   return a[int((n + 1) / 2)]
 }
 END {
-  for (b in bases) {
-    g = median(vals[b, "go"]); o = median(vals[b, "ours"])
-    gm = least(vals[b, "go"]); om = least(vals[b, "ours"])
-    printf "%-22s go %8.2f (%8.2f)  ours %8.2f (%8.2f)  ratio %6.2fx (%6.2fx)\n", b, g, gm, o, om, g / o, gm / om
+  for (b in bases) for (m = 1; m <= 2; m++) {
+    metric = m == 1 ? "cpu-ns/event" : "ns/event"
+    g = median(vals[b, "go", metric]); o = median(vals[b, "ours", metric])
+    gm = least(vals[b, "go", metric]); om = least(vals[b, "ours", metric])
+    printf "%-20s %-13s go %8.2f (%8.2f)  ours %7.2f (%7.2f)  ratio %6.2fx (%6.2fx)\n", b, metric, g, gm, o, om, g / o, gm / om
   }
 }' "$out" | sort
