@@ -64,9 +64,10 @@ func DecodePrefix(dst, src []byte, limit int) []byte {
 			s += 5
 		}
 		d := len(dst) - start
-		if offset <= 0 || offset > d || length > room {
+		if offset <= 0 || offset > d {
 			return dst
 		}
+		length = min(length, room)
 		for j := 0; j < length; j++ {
 			dst = append(dst, dst[len(dst)-offset])
 		}

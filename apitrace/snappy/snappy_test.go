@@ -187,5 +187,35 @@ func FuzzRoundTrip(f *testing.F) {
 		if err != nil || !bytes.Equal(out, in) {
 			t.Fatalf("round trip: %v", err)
 		}
+		// A block cut anywhere decodes to a prefix of the input.
+		for _, cut := range []int{len(blk) / 3, len(blk) / 2, len(blk) - 1} {
+			if cut < 0 {
+				continue
+			}
+			p := DecodePrefix(nil, blk[:cut], 0)
+			if !bytes.HasPrefix(in, p) {
+				t.Fatalf("cut at %d of %d: %d bytes that are no prefix", cut, len(blk), len(p))
+			}
+		}
 	})
+}
+
+func TestDecodePrefix(t *testing.T) {
+	var enc Encoder
+	in := bytes.Repeat([]byte("apitrace snappy chunk cut short "), 3000)
+	blk := enc.Encode(nil, in)
+	prev := 0
+	for cut := 0; cut <= len(blk); cut += 7 {
+		p := DecodePrefix(nil, blk[:cut], 0)
+		if !bytes.HasPrefix(in, p) || len(p) < prev {
+			t.Fatalf("cut %d: %d bytes, previous cut %d", cut, len(p), prev)
+		}
+		prev = len(p)
+	}
+	if p := DecodePrefix(nil, blk, 0); !bytes.Equal(p, in) {
+		t.Fatalf("whole block: %d of %d bytes", len(p), len(in))
+	}
+	if p := DecodePrefix(nil, blk, 100); len(p) != 100 {
+		t.Fatalf("limit: %d bytes", len(p))
+	}
 }
