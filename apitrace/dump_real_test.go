@@ -2,11 +2,13 @@ package apitrace
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tracefmt/tracefmt/internal/testutil"
 )
@@ -30,11 +32,14 @@ func recordRealTraces(t *testing.T) (dir string, traces []string) {
 		cmd       []string
 	}{
 		{"glxinfo.trace", "gl", []string{glxinfo, "-B"}},
-		{"glxgears.trace", "gl", []string{timeout, "-s", "INT", "2", glxgears}},
-		{"es2gears.trace", "egl", []string{timeout, "-s", "INT", "2", es2gears}},
+		{"glxgears.trace", "gl", []string{timeout, "-k", "5", "-s", "INT", "2", glxgears}},
+		{"es2gears.trace", "egl", []string{timeout, "-k", "5", "-s", "INT", "2", es2gears}},
 	} {
 		args := append([]string{"-a", apitrace, "trace", "--api", run.api, "-o", filepath.Join(dir, run.name)}, run.cmd...)
-		cmd := exec.Command(xvfb, args...)
+		// A recording that hangs (X server, demo) fails the test instead.
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, xvfb, args...)
 		cmd.Env = append(os.Environ(), "LIBGL_ALWAYS_SOFTWARE=1")
 		out, err := cmd.CombinedOutput()
 		if _, serr := os.Stat(filepath.Join(dir, run.name)); serr != nil {
