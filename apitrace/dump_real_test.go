@@ -40,6 +40,7 @@ func recordRealTraces(t *testing.T) (dir string, traces []string) {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 		defer cancel()
 		cmd := exec.CommandContext(ctx, xvfb, args...)
+		cmd.WaitDelay = 10 * time.Second // children may keep the output pipe open
 		cmd.Env = append(os.Environ(), "LIBGL_ALWAYS_SOFTWARE=1")
 		out, err := cmd.CombinedOutput()
 		if _, serr := os.Stat(filepath.Join(dir, run.name)); serr != nil {
