@@ -1,5 +1,7 @@
 package cbf
 
+import "slices"
+
 // NativeWord is the word size of uintptr on this machine.
 const NativeWord = WordSize(32 << (^uintptr(0) >> 63))
 
@@ -75,21 +77,55 @@ func AppendUintptrs(dst []byte, pcs []uintptr) ([]byte, error) {
 	return appendChunks(dst, NativeWord, RA, pcs)
 }
 
-// appendChunks encodes a record of address frames through a buffer of
-// frames on the stack.
+// appendChunks encodes a record of address frames: straight from addrs
+// while no run of equal addresses begins, then through frames on the
+// stack, 64 at a time, and the Writer's loop.
 func appendChunks[T uint64 | uintptr](dst []byte, w WordSize, k Kind, addrs []T) ([]byte, error) {
 	var e encoder
-	var chunk [64]Frame
 	dst, err := e.begin(dst, w)
+	if err != nil {
+		return dst, err
+	}
+	i := 0
+	if k.HasAddr() {
+		last, mask, shift := e.last, e.mask, e.shift
+		dst = slices.Grow(dst, 9*len(addrs))
+		for ; i < len(addrs); i++ {
+			a := uint64(addrs[i])
+			if a > mask || (i > 0 && a == last) {
+				break
+			}
+			delta := (a - last) & mask
+			nAbs, nRel := opLen(a, shift), opLen(delta, shift)
+			if nAbs < nRel {
+				dst = putAddr(dst, addrOps[k&3][1][nAbs&15], a, nAbs)
+			} else {
+				dst = putAddr(dst, addrOps[k&3][0][nRel&15], delta, nRel)
+			}
+			last = a
+		}
+		if i > 0 {
+			e.last, e.prev, e.hasPrev = last, Frame{Kind: k, Addr: last}, true
+		}
+	}
+	if i < len(addrs) {
+		if dst, err = appendRest(&e, dst, k, addrs[i:]); err != nil {
+			return dst, err
+		}
+	}
+	return e.end(dst)
+}
+
+// appendRest encodes addrs through frames on the stack, 64 at a time.
+func appendRest[T uint64 | uintptr](e *encoder, dst []byte, k Kind, addrs []T) ([]byte, error) {
+	var chunk [64]Frame
+	var err error
 	for i := 0; err == nil && i < len(addrs); i += len(chunk) {
 		fs := chunk[:min(len(chunk), len(addrs)-i)]
 		for j := range fs {
 			fs[j] = Frame{Kind: k, Addr: uint64(addrs[i+j])}
 		}
 		dst, err = e.frames(dst, fs)
-	}
-	if err == nil {
-		dst, err = e.end(dst)
 	}
 	return dst, err
 }

@@ -2,6 +2,7 @@ package cbf
 
 import (
 	"bytes"
+	"math/rand/v2"
 	"runtime"
 	"testing"
 
@@ -51,5 +52,34 @@ func TestAddrsRepeats(t *testing.T) {
 	testutil.Diff(t, "bytes", []byte{0x00, 0x10, 0x01, 0x10, 0x01, 0x80, 0x10, 0x01, 0x00}, data)
 	if _, err := AppendAddrs(nil, Word16, PC, []uint64{0x10000}); err != ErrAddr {
 		t.Errorf("0x10000 in 16 bits: %v", err)
+	}
+}
+
+// AppendAddrs, with its own loop until a run begins, writes what Append
+// writes for the same frames.
+func TestAppendAddrsProperty(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, w := range []WordSize{Word16, Word32, Word64} {
+		for range 500 {
+			fs := randomFrames(rng, w)
+			k := Kind(1 + rng.IntN(3))
+			var addrs []uint64
+			for _, f := range fs {
+				if f.Kind.HasAddr() {
+					addrs = append(addrs, f.Addr)
+				}
+			}
+			want, err := Append(nil, w, FromAddrs(nil, k, addrs))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := AppendAddrs([]byte{0xaa}, w, k, addrs)
+			if err != nil || !bytes.Equal(got[1:], want) || got[0] != 0xaa {
+				t.Fatalf("%v %v %x: AppendAddrs % x (%v), Append % x", w, k, addrs, got, err, want)
+			}
+		}
+	}
+	if _, err := AppendAddrs(nil, Word64, Omitted, []uint64{1}); err != ErrCount {
+		t.Errorf("omit kind: %v", err)
 	}
 }

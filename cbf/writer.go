@@ -171,9 +171,7 @@ func (e *encoder) frames(dst []byte, fs []Frame) ([]byte, error) {
 		if k := f.Kind; k-PC < 3 && f.Addr <= mask && run == 0 && (k != pk || f.Addr != last) {
 			a := f.Addr
 			delta := (a - last) & mask
-			sa, sd := int64(a<<shift)>>shift, int64(delta<<shift)>>shift
-			nAbs := (bits.Len64(uint64(sa^(sa>>63))) + 8) >> 3
-			nRel := (bits.Len64(uint64(sd^(sd>>63))) + 8) >> 3
+			nAbs, nRel := opLen(a, shift), opLen(delta, shift)
 			last, pk = a, k
 			if nAbs < nRel {
 				dst = putAddr(dst, addrOps[k&3][1][nAbs&15], a, nAbs)
@@ -197,10 +195,13 @@ func (e *encoder) frames(dst []byte, fs []Frame) ([]byte, error) {
 }
 
 // signedLen is the fewest bytes whose sign extension gives back the
-// word-sized v: Swift's rule for address operands (bitfield.SignedLen of
-// the sign-extended word, without its loop).
-func (e *encoder) signedLen(v uint64) int {
-	s := int64(v<<e.shift) >> e.shift
+// word-sized v: Swift's rule for address operands.
+func (e *encoder) signedLen(v uint64) int { return opLen(v, e.shift) }
+
+// opLen is signedLen for a word of 64-shift bits: bitfield.SignedLen of the
+// sign-extended word, without its loop.
+func opLen(v uint64, shift uint) int {
+	s := int64(v<<shift) >> shift
 	return (bits.Len64(uint64(s^(s>>63))) + 8) >> 3
 }
 
