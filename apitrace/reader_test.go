@@ -40,6 +40,7 @@ var fixtures = []fixture{
 	{name: "glxinfo-brief-backtrace.trace", version: 6, semantic: 6, props: 1, calls: 571},
 	{name: "glxinfo-brief.gzip.trace", version: 6, semantic: 6, props: 1, container: Gzip, calls: 571},
 	{name: "es2_info.trace", version: 6, semantic: 6, props: 1, calls: 23},
+	{name: "threads.trace", version: 6, semantic: 6, props: 1, calls: 1629},
 	{name: "glxgears-20s.trace", shared: true, version: 6, semantic: 6, props: 1, calls: 778015},
 }
 
@@ -110,7 +111,7 @@ func TestReadFixtures(t *testing.T) {
 }
 
 // dumpLine matches a call line of `apitrace dump -v --color=never`.
-var dumpLine = regexp.MustCompile(`^(\d+) ([A-Za-z_][A-Za-z0-9_:]*)\(`)
+var dumpLine = regexp.MustCompile(`^(\d+) (@[0-9a-f]+ )?([A-Za-z_][A-Za-z0-9_:]*)\(`)
 
 // dumpCalls returns call number, name and incompleteness of every call the
 // real apitrace dump printed, in its order.
@@ -125,7 +126,7 @@ func dumpCalls(t *testing.T, path string) []string {
 		if m == nil {
 			continue
 		}
-		s := m[1] + " " + m[2]
+		s := m[1] + " " + m[2] + m[3]
 		if strings.HasSuffix(line, " incomplete") {
 			s += " incomplete"
 		}
@@ -147,12 +148,17 @@ func TestCallOrder(t *testing.T) {
 		{"glxsimple.trace", "glxsimple.dump.txt"},
 		{"tri_glsl.trace", "tri_glsl.dump.txt"},
 		{"glxgears-20s.trace", "glxgears-20s.dump.txt.gz"},
+		{"threads.trace", "threads.dump-verbose-tid.txt"},
 	} {
 		t.Run(tc.trace, func(t *testing.T) {
 			if testing.Short() && strings.HasPrefix(tc.trace, "glxgears") {
 				t.Skip("large")
 			}
-			want := dumpCalls(t, testutil.SharedFixture(t, "apitrace/"+tc.dump))
+			dumpPath := filepath.Join("testdata", tc.dump)
+			if _, err := os.Stat(dumpPath); err != nil {
+				dumpPath = testutil.SharedFixture(t, "apitrace/"+tc.dump)
+			}
+			want := dumpCalls(t, dumpPath)
 			path := filepath.Join("testdata", tc.trace)
 			if _, err := os.Stat(path); err != nil {
 				path = testutil.SharedFixture(t, "apitrace/"+tc.trace)
@@ -172,7 +178,11 @@ func TestCallOrder(t *testing.T) {
 				if !verbose && hiddenInDump(&c) {
 					continue
 				}
-				s := strconv.FormatUint(c.No, 10) + " " + c.Name()
+				s := strconv.FormatUint(c.No, 10) + " "
+				if strings.Contains(tc.dump, "tid") {
+					s += "@" + strconv.FormatUint(c.Thread, 16) + " "
+				}
+				s += c.Name()
 				if c.Incomplete {
 					s += " incomplete"
 				}
