@@ -76,6 +76,8 @@ synth.color-v.txt --color=always -v synth.trace
 synth.noargnames.txt --arg-names=no --call-nos=no --calls=0-4/2,7- synth.trace
 synth.calls-stop.txt --thread-ids --calls=0-10 synth.trace
 damaged.txt damaged.trace
+synth.color-nomultiline.txt --color=always --multiline=no --thread-ids -v synth.trace
+esc.color-nomultiline.txt --color=always --multiline=no -v esc.trace
 CASES
 
 while read -r golden args; do
