@@ -152,19 +152,19 @@
 // Measured 2026-11-21 on the project machine (2 cores shared with five
 // other jobs, load average 6-9, go1.26.8, amd64, GOAMD64=v1). Wall-clock
 // figures swung by 3x with the load, so the benchmarks also report
-// throughput per CPU second (cpu-MB/s), quoted here as the range of three
-// runs; even that moves with the load, as the jobs share caches and
-// hyperthreads. Inputs: 1 MiB of concatenated records made at run time
-// from runtime.Callers of real Go stacks (recursions, sort, encoding/json
-// and fmt callbacks, goroutines; 2.58 bytes and 33 frames a record on
-// average) and from the real x86-64 backtraces of testdata/sp-rtrace
-// (4.12 bytes a frame, 6 frames a record):
+// throughput per CPU second (cpu-MB/s); even that moves with the load, as
+// the jobs share caches and hyperthreads, so the table gives the median
+// and the best of 6 to 12 runs. Inputs: 1 MiB of concatenated records
+// made at run time from runtime.Callers of real Go stacks (recursions,
+// sort, encoding/json and fmt callbacks, goroutines; 2.58 bytes a frame,
+// 33 frames a record on average) and from the real x86-64 backtraces of
+// testdata/sp-rtrace (4.12 bytes a frame, 6 frames a record):
 //
-//	                   Go stacks          sp-rtrace
-//	Reader.Read        0.89-1.06 GB/s     0.89-1.13 GB/s   (~2.5 ns a frame)
-//	Reader.Next+Frame  0.58-0.72 GB/s     0.68-0.93 GB/s
-//	Writer.Write       0.44-0.52 GB/s     0.50-0.61 GB/s   (~5 ns a frame)
-//	AppendAddrs        0.55-0.58 GB/s     0.77 GB/s
+//	                   Go stacks              sp-rtrace
+//	Reader.Read        0.95 (1.06) GB/s       1.03 (1.11) GB/s   ~2.5 ns a frame
+//	Reader.Next+Frame  0.69 (0.72) GB/s       0.84 (0.93) GB/s
+//	Writer.Write       0.49 (0.52) GB/s       0.59 (0.61) GB/s   ~5 ns a frame
+//	AppendAddrs        0.55 (0.58) GB/s       0.76 (0.78) GB/s
 //
 // None allocates per frame or per record (TestAllocs). Read decodes
 // address frames in a loop straight from its buffer: the instruction
