@@ -158,12 +158,6 @@ func (e *encoder) frames(dst []byte, fs []Frame) ([]byte, error) {
 	// address kind, the previous frame's address is last. run is 0
 	// throughout the fast path.
 	pk, run := e.prev.Kind, e.run
-	sync := func() {
-		e.last = last
-		if pk.HasAddr() {
-			e.prev, e.hasPrev = Frame{Kind: pk, Addr: last}, true
-		}
-	}
 	// Room for the longest address frame each, so putAddr need not check.
 	dst = slices.Grow(dst, 9*len(fs))
 	for i := range fs {
@@ -180,7 +174,7 @@ func (e *encoder) frames(dst []byte, fs []Frame) ([]byte, error) {
 			}
 			continue
 		}
-		sync()
+		e.sync(last, pk)
 		var err error
 		if dst, err = e.frame(dst, *f); err != nil {
 			return dst, err
@@ -190,8 +184,16 @@ func (e *encoder) frames(dst []byte, fs []Frame) ([]byte, error) {
 		}
 		last, pk, run = e.last, e.prev.Kind, e.run
 	}
-	sync()
+	e.sync(last, pk)
 	return dst, nil
+}
+
+// sync stores the state frames keeps in registers.
+func (e *encoder) sync(last uint64, pk Kind) {
+	e.last = last
+	if pk.HasAddr() {
+		e.prev, e.hasPrev = Frame{Kind: pk, Addr: last}, true
+	}
 }
 
 // signedLen is the fewest bytes whose sign extension gives back the
