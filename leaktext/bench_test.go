@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"testing"
+
+	"github.com/tracefmt/tracefmt/internal/testutil"
 )
 
 // body returns a fixture's records after its header line.
@@ -82,7 +84,7 @@ func BenchmarkReader(b *testing.B) {
 			rd := new(Reader)
 			r := bytes.NewReader(data)
 			recs := 0
-			c0 := cpuTime()
+			c0 := testutil.CPUTime()
 			for i := 0; i < b.N; i++ {
 				r.Reset(data)
 				if err := rd.Reset(r); err != nil {
@@ -100,7 +102,7 @@ func BenchmarkReader(b *testing.B) {
 				}
 			}
 			b.ReportMetric(float64(recs)/float64(b.N), "records/op")
-			if cpu := cpuTime() - c0; cpu > 0 {
+			if cpu := testutil.CPUTime() - c0; cpu > 0 {
 				b.ReportMetric(float64(len(data))*float64(b.N)/cpu.Seconds()/1e6, "cpu-MB/s")
 			}
 		})
@@ -147,7 +149,7 @@ func BenchmarkScanLines(b *testing.B) {
 		data := bigReport(b, name, 32<<20)
 		b.Run(name, func(b *testing.B) {
 			b.SetBytes(int64(len(data)))
-			c0 := cpuTime()
+			c0 := testutil.CPUTime()
 			for i := 0; i < b.N; i++ {
 				sc := bufio.NewScanner(bytes.NewReader(data))
 				n := 0
@@ -155,7 +157,7 @@ func BenchmarkScanLines(b *testing.B) {
 					n++
 				}
 			}
-			if cpu := cpuTime() - c0; cpu > 0 {
+			if cpu := testutil.CPUTime() - c0; cpu > 0 {
 				b.ReportMetric(float64(len(data))*float64(b.N)/cpu.Seconds()/1e6, "cpu-MB/s")
 			}
 		})
