@@ -227,6 +227,10 @@ func (c *CallReader) drop(no uint64) {
 // included, the calls read so far span.
 func (c *CallReader) Offset() int64 { return c.r.Offset() }
 
+// Decompressed returns Reader.Decompressed: once Read has returned an
+// error, the size of the whole decompressed stream.
+func (c *CallReader) Decompressed() int64 { return c.r.Decompressed() }
+
 func (c *CallReader) slot() *slot {
 	if n := len(c.free); n > 0 {
 		s := c.free[n-1]

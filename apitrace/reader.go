@@ -207,6 +207,13 @@ func (r *Reader) Header() Header { return r.hdr }
 // Offset returns the position in the decompressed stream of the next event.
 func (r *Reader) Offset() int64 { return r.base + int64(r.pos) }
 
+// Decompressed returns how many bytes of the decompressed stream the Reader
+// has taken from the container so far, header included. Once Read has
+// returned an error it is the whole stream the container held, including
+// an event cut short at its end (what apitrace info reports as
+// ActualDataSize), where Offset stops at the last whole event.
+func (r *Reader) Decompressed() int64 { return r.base + int64(len(r.buf)) }
+
 // NextCall returns the number the next enter event will get.
 func (r *Reader) NextCall() uint64 { return r.nextCall }
 

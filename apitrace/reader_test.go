@@ -95,6 +95,9 @@ func TestReadFixtures(t *testing.T) {
 			if enters != f.calls {
 				t.Errorf("%d calls, want %d", enters, f.calls)
 			}
+			if raw, _ := stream(t, data); r.Decompressed() != int64(len(raw)) {
+				t.Errorf("Decompressed() = %d at the end, stream has %d bytes", r.Decompressed(), len(raw))
+			}
 			if f.truncated {
 				var fe *FormatError
 				if !errors.As(last, &fe) || !errors.Is(last, io.ErrUnexpectedEOF) {
