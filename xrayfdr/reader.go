@@ -346,11 +346,10 @@ func (rd *Reader) readSlow() (Record, error) {
 		return rd.fail(start, ErrEndOfBuffer, fmt.Sprintf("End of buffer records are no longer supported starting version 2 of the log.\nEncountered an unsupported metadata record (1) at offset %d.", start))
 	}
 	if !rd.fill(MetadataSize) {
-		msg := fmt.Sprintf("Invalid offset for %s (%d).", llvmShortNames[kind], start+1)
 		if kind == KindBufferExtents && rd.end-rd.pos >= 9 {
-			msg = "" // llvm-xray 14 needs only the 8 bytes of the count
+			return rd.cutExtents(rd.pos, start)
 		}
-		return rd.fail(start, io.ErrUnexpectedEOF, msg)
+		return rd.fail(start, io.ErrUnexpectedEOF, fmt.Sprintf("Invalid offset for %s (%d).", llvmShortNames[kind], start+1))
 	}
 	b := rd.buf[rd.pos : rd.pos+MetadataSize : rd.pos+MetadataSize]
 	rec := Record{Kind: kind, Raw: b, Offset: start}
@@ -469,11 +468,10 @@ func (rd *Reader) readExtents() (Record, error) {
 	}
 	start := rd.off + int64(rd.pos+skipped)
 	if !rd.fill(skipped + MetadataSize) {
-		msg := fmt.Sprintf("Invalid offset for a buffer extent (%d).", start+1)
 		if rd.end-rd.pos-skipped >= 9 {
-			msg = ""
+			return rd.cutExtents(rd.pos+skipped, start)
 		}
-		return rd.fail(start, io.ErrUnexpectedEOF, msg)
+		return rd.fail(start, io.ErrUnexpectedEOF, fmt.Sprintf("Invalid offset for a buffer extent (%d).\nFailed to find the next BufferExtents record.", start+1))
 	}
 	p := rd.pos + skipped
 	rec := Record{
@@ -487,6 +485,25 @@ func (rd *Reader) readExtents() (Record, error) {
 	}
 	rd.budget = rec.Extents
 	rd.pos = p + MetadataSize
+	return rec, nil
+}
+
+// cutExtents returns a BufferExtents record at p that the end of the
+// input cuts after its 8-byte count. llvm-xray 14 reads it (and then stops
+// at the end of the data), so it is read here too, with a short Raw that
+// the Writer reproduces.
+func (rd *Reader) cutExtents(p int, start int64) (Record, error) {
+	rec := Record{
+		Kind:    KindBufferExtents,
+		Extents: rd.c.order.Uint64(rd.buf[p+1 : p+9]),
+		Raw:     rd.buf[p:rd.end:rd.end],
+		Offset:  start,
+	}
+	if p > rd.pos {
+		rec.Skipped = rd.buf[rd.pos:p:p]
+	}
+	rd.budget = rec.Extents
+	rd.pos = rd.end
 	return rec, nil
 }
 

@@ -140,7 +140,11 @@ func (wr *Writer) appendFDR(rec *Record) error {
 			return ErrField
 		}
 	}
-	b := wr.rawInto(rec.Raw, MetadataSize)
+	size := MetadataSize
+	if rec.Kind == KindBufferExtents && len(rec.Raw) >= 9 && len(rec.Raw) < MetadataSize {
+		size = len(rec.Raw) // a log's last record, cut after its count
+	}
+	b := wr.rawInto(rec.Raw, size)
 	w, _ := wr.c.mDisc.Set(0, 1)
 	w, _ = wr.c.mKind.Set(w, uint64(rec.Kind))
 	b[0] = byte(w)
