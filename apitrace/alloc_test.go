@@ -248,3 +248,59 @@ func eventsReader(data []byte) io.Reader {
 type readerFunc func([]byte) (int, error)
 
 func (f readerFunc) Read(p []byte) (int, error) { return f(p) }
+
+// A leave for a call that is not pending is read and dropped, as apitrace
+// does; the stream goes on.
+func TestUnknownLeave(t *testing.T) {
+	data := stream6(
+		0, 0, 1, 1, 'f', 0, 0, // enter call 0: f()
+		1, 5, 2, 4, 7, 0, // leave of call 5, never entered, returning 7
+		1, 0, 2, 4, 9, 0, // leave of call 0, returning 9
+	)
+	cr := mustCalls(t, data)
+	c, err := cr.Read()
+	if err != nil || c.No != 0 || c.Name() != "f" || c.Ret.Uint() != 9 || c.Incomplete {
+		t.Fatalf("%+v, %v", c, err)
+	}
+	if _, err := cr.Read(); err != io.EOF {
+		t.Fatalf("end: %v", err)
+	}
+}
+
+// Clone keeps a call valid after the reader has moved on.
+func TestClone(t *testing.T) {
+	data := synthetic(t, 20)
+	cr := mustCalls(t, data)
+	first, err := cr.Read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept := first.Clone()
+	want := render(kept.Args[0]) + render(kept.Args[2]) + render(kept.Ret)
+	for i := 0; i < 30; i++ {
+		if _, err := cr.Read(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := render(kept.Args[0]) + render(kept.Args[2]) + render(kept.Ret); got != want {
+		t.Fatalf("clone changed:\n%s\n%s", want, got)
+	}
+	r, err := NewReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev, err := r.Read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	evKept := ev.Clone()
+	wantEv := render(evKept.Args[0].Value)
+	for i := 0; i < 30; i++ {
+		if _, err := r.Read(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := render(evKept.Args[0].Value); got != wantEv || len(evKept.Backtrace) != 1 {
+		t.Fatalf("event clone changed:\n%s\n%s", wantEv, got)
+	}
+}
