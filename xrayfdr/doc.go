@@ -89,6 +89,8 @@
 //     16-byte marker out of the buffer extents (the last 16 bytes of such a
 //     buffer are lost, or the log is unreadable when the cut falls inside
 //     a record: the reader then fails as llvm-xray does).
+//   - llvm-xray keeps the BufferExtents count in 32 bits, so a count of
+//     4 GiB or more acts modulo 2^32 (Record.Extents keeps all 64 bits).
 //   - llvm-xray reads the CPU field of every pre-version-5 custom event,
 //     and reads a v1 or v2 log's BufferExtents without enforcing it; so do
 //     we. llvm-xray fdr-dump checks neither the version nor the type.

@@ -410,7 +410,7 @@ func (rd *Reader) readSlow() (Record, error) {
 		rec.Data = rd.buf[rd.pos+MetadataSize : rd.pos+n : rd.pos+n]
 	}
 	if kind == KindBufferExtents {
-		rd.budget = rec.Extents
+		rd.budget = uint64(uint32(rec.Extents)) // llvm-xray 14 keeps the count in 32 bits
 		rd.pos += n
 		return rec, nil
 	}
@@ -483,7 +483,7 @@ func (rd *Reader) readExtents() (Record, error) {
 	if skipped > 0 {
 		rec.Skipped = rd.buf[rd.pos:p:p]
 	}
-	rd.budget = rec.Extents
+	rd.budget = uint64(uint32(rec.Extents)) // llvm-xray 14 keeps the count in 32 bits
 	rd.pos = p + MetadataSize
 	return rec, nil
 }
@@ -502,7 +502,7 @@ func (rd *Reader) cutExtents(p int, start int64) (Record, error) {
 	if p > rd.pos {
 		rec.Skipped = rd.buf[rd.pos:p:p]
 	}
-	rd.budget = rec.Extents
+	rd.budget = uint64(uint32(rec.Extents)) // llvm-xray 14 keeps the count in 32 bits
 	rd.pos = rd.end
 	return rec, nil
 }
