@@ -189,14 +189,22 @@ func openContainer(r io.Reader, old source, maxChunk int) (source, Container, er
 		*s = snappySource{r: r, off: 2, maxChunk: maxChunk, comp: s.comp[:0]}
 		return s, c, nil
 	case Gzip:
-		zr, err := gzip.NewReader(io.MultiReader(bytes.NewReader(head[:2]), r))
+		in := io.MultiReader(bytes.NewReader(head[:2]), r)
+		g, _ := old.(*gzipSource)
+		var err error
+		if g != nil {
+			err = g.zr.Reset(in)
+		} else {
+			g = &gzipSource{piece: 256 << 10}
+			g.zr, err = gzip.NewReader(in)
+		}
 		if err != nil {
 			if errors.Is(err, io.EOF) {
 				err = io.ErrUnexpectedEOF
 			}
 			return nil, c, err
 		}
-		return &gzipSource{zr: zr, piece: 256 << 10}, c, nil
+		return g, c, nil
 	}
 	if c == Zstd {
 		return nil, c, fmt.Errorf("%w: zstd (written by apitrace master); convert it to snappy with `apitrace repack IN OUT`", ErrContainer)
