@@ -154,7 +154,7 @@ func TestLimits(t *testing.T) {
 	h := Header{Version: 5, Type: TypeFDR}
 	var buf bytes.Buffer
 	wr, _ := NewWriter(&buf, h)
-	wr.Write(Record{Kind: KindBufferExtents, Extents: 1 << 40})
+	wr.Write(Record{Kind: KindBufferExtents, Extents: 1<<32 - 1})
 	wr.Flush()
 	raw := append(buf.Bytes(), 0x0b, 0xff, 0xff, 0xff, 0x7f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
 	if err := readAll(bytes.NewReader(raw)); !errors.Is(err, io.ErrUnexpectedEOF) {
