@@ -188,3 +188,30 @@ func BenchmarkDecodeSideBySide(b *testing.B) {
 		})
 	}
 }
+
+// FuzzAgree decodes arbitrary blocks with both decoders: they must accept
+// and reject the same blocks and give the same bytes. Seeds are real
+// blocks' first bytes and both encoders' output.
+func FuzzAgree(f *testing.F) {
+	var enc ours.Encoder
+	f.Add(enc.Encode(nil, []byte("hello hello hello hello world")))
+	f.Add(golang.Encode(nil, bytes.Repeat([]byte("abcdefgh"), 40)))
+	for _, blks := range blocks(f) {
+		for _, b := range blks[:1] {
+			f.Add(b[:min(len(b), 512)])
+		}
+	}
+	f.Fuzz(func(t *testing.T, blk []byte) {
+		if n, err := golang.DecodedLen(blk); err != nil || n > 1<<20 {
+			return
+		}
+		want, werr := golang.Decode(nil, blk)
+		got, gerr := ours.Decode(nil, blk, 1<<20)
+		if (werr == nil) != (gerr == nil) {
+			t.Fatalf("golang/snappy: %v, ours: %v", werr, gerr)
+		}
+		if werr == nil && !bytes.Equal(got, want) {
+			t.Fatalf("decoders differ")
+		}
+	})
+}
