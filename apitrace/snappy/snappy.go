@@ -4,9 +4,12 @@
 //
 // The decoder accepts every valid block, whatever compressor made it, and
 // rejects every invalid one with an error; it never reads or writes outside
-// its slices. The encoder is a greedy hash-chain-free LZ77 over 64 KiB
-// fragments like the reference compressor; its output is deterministic and
-// never uses 4-byte-offset copies.
+// its slices: the benchmark module's FuzzAgree checks that it accepts and
+// rejects the same blocks as github.com/golang/snappy and decodes them to
+// the same bytes. The encoder is a greedy LZ77 with one hash table over
+// 64 KiB fragments, like the reference compressor; its output is
+// deterministic, never uses 4-byte-offset copies, and is read by
+// golang/snappy and by the real apitrace.
 package snappy
 
 import (
