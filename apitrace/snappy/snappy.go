@@ -54,8 +54,8 @@ func DecodedLen(src []byte) (n int, width int, err error) {
 // large enough, and returns the decoded bytes. A preamble announcing more than
 // limit bytes is ErrTooLarge (limit <= 0 means no limit but the format's 2^32-1).
 // The output is allocated only after the preamble is checked against limit
-// and against what src can hold (every element yields at most 64 bytes per
-// input byte... so the bound is generous but finite).
+// and against what src can hold: no element yields more than 64 bytes per
+// byte of input, so a preamble above 64 × len(src) is ErrCorrupt.
 func Decode(dst, src []byte, limit int) ([]byte, error) {
 	n, w, err := DecodedLen(src)
 	if err != nil {
