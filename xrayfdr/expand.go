@@ -171,15 +171,21 @@ func expandFDR(data []byte) ([]Event, []uint64, error) {
 		blocks := slices.Clone(g.Blocks) // file order stays for verifyGroups
 		sortBlocks(blocks)
 		x.reset()
+		var rec Record
 		for i := range blocks {
 			v.Reset()
-			err := blocks[i].each(br, func(rec *Record) error {
-				if err := v.Next(rec); err != nil {
-					return err
+			it := blocks[i].iter(br)
+			var err error
+			for {
+				var ok bool
+				if ok, err = it.next(&rec); !ok {
+					break
 				}
-				x.visit(rec, &evs)
-				return nil
-			})
+				if err = v.Next(&rec); err != nil {
+					break
+				}
+				x.visit(&rec, &evs)
+			}
 			if err == nil {
 				err = v.End()
 			}

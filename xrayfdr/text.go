@@ -23,9 +23,9 @@ func AppendText(dst []byte, version uint16, rec *Record) []byte {
 		default:
 			dst = append(dst, "<Function Tail Exit: #"...)
 		}
-		dst = strconv.AppendUint(dst, uint64(uint32(rec.FuncID)), 10)
+		dst = appendUint(dst, uint64(uint32(rec.FuncID)))
 		dst = append(dst, " delta = +"...)
-		dst = strconv.AppendUint(dst, uint64(uint32(rec.Delta)), 10)
+		dst = appendUint(dst, uint64(uint32(rec.Delta)))
 		return append(dst, '>')
 	case KindBufferExtents:
 		dst = append(dst, "<Buffer: size = "...)
@@ -181,25 +181,39 @@ func DumpVerify(w io.Writer, data []byte) error {
 	}
 	br := blockReader(data, rd.h)
 	var (
-		line []byte
-		v    Verifier
+		out = make([]byte, 0, 128<<10)
+		v   Verifier
+		rec Record
 	)
 	for _, g := range groups {
-		for _, b := range g.Blocks {
+		for i := range g.Blocks {
 			v.Reset()
 			st := printStart
-			err := b.each(br, func(rec *Record) error {
-				if err := v.Next(rec); err != nil {
-					return err
+			it := g.Blocks[i].iter(br)
+			for {
+				ok, err := it.next(&rec)
+				if err == nil && ok {
+					err = v.Next(&rec)
 				}
-				line, st = appendBlockText(line[:0], st, rd.h.Version, rec)
-				_, err := bw.Write(line)
-				return err
-			})
-			if err != nil {
-				return err
+				if err != nil || !ok {
+					if err != nil {
+						bw.Write(out)
+						return err
+					}
+					break
+				}
+				out, st = appendBlockText(out, st, rd.h.Version, &rec)
+				if len(out) >= 64<<10 {
+					if _, err := bw.Write(out); err != nil {
+						return err
+					}
+					out = out[:0]
+				}
 			}
 		}
+	}
+	if _, err := bw.Write(out); err != nil {
+		return err
 	}
 	return bw.Flush()
 }

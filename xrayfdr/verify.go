@@ -200,25 +200,47 @@ func blockReader(data []byte, h Header) *Reader {
 	return &Reader{ForceFDR: true, buf: data, end: len(data), eof: true, h: h, c: newCodec(h.BigEndian)}
 }
 
+// blockIter reads the records of a block again (BufferExtents left out).
+type blockIter struct {
+	br   *Reader
+	left int
+}
+
+func (b *Block) iter(br *Reader) blockIter {
+	br.pos, br.budget, br.err = int(b.Offset), b.budget, nil
+	return blockIter{br, b.Records}
+}
+
+// next reads the next record into rec; false at the end of the block.
+// rec is the caller's (on its stack: nothing here keeps it).
+func (it *blockIter) next(rec *Record) (bool, error) {
+	for it.left > 0 {
+		var err error
+		*rec, err = it.br.Read()
+		if err != nil {
+			return false, err
+		}
+		if rec.Kind != KindBufferExtents {
+			it.left--
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
 // each calls fn for the records of b, read again from br.
 func (b *Block) each(br *Reader, fn func(*Record) error) error {
-	br.pos, br.budget, br.err = int(b.Offset), b.budget, nil
+	it := b.iter(br)
 	rec := new(Record) // one per block: fn may keep the pointer
-	for n := 0; n < b.Records; {
-		var err error
-		*rec, err = br.Read()
-		if err != nil {
+	for {
+		ok, err := it.next(rec)
+		if !ok {
 			return err
 		}
-		if rec.Kind == KindBufferExtents {
-			continue
-		}
-		n++
 		if err := fn(rec); err != nil {
 			return err
 		}
 	}
-	return nil
 }
 
 // Verify reads the FDR log in data and checks every block with the

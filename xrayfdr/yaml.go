@@ -118,6 +118,7 @@ type yamlCache struct {
 	cpu      uint16
 	tid, pid uint32
 	text     []byte
+	tsc      tscCache
 }
 
 func (t *Trace) appendYAMLRecord(b []byte, e *Event, c *yamlCache) []byte {
@@ -125,11 +126,15 @@ func (t *Trace) appendYAMLRecord(b []byte, e *Event, c *yamlCache) []byte {
 	if e.RecordType < 10 {
 		b = append(b, byte('0'+e.RecordType))
 	} else {
-		b = strconv.AppendUint(b, uint64(e.RecordType), 10)
+		b = appendUint(b, uint64(e.RecordType))
 	}
 	b = append(b, ", func-id: "...)
 	n := len(b)
-	b = strconv.AppendInt(b, int64(e.FuncID), 10)
+	if e.FuncID >= 0 {
+		b = appendUint(b, uint64(e.FuncID))
+	} else {
+		b = strconv.AppendInt(b, int64(e.FuncID), 10)
+	}
 	id := b[n:]
 	b = append(b, ", function: '"...)
 	b = append(b, id...)
@@ -147,7 +152,7 @@ func (t *Trace) appendYAMLRecord(b []byte, e *Event, c *yamlCache) []byte {
 	if !c.ok || c.cpu != e.CPU || c.tid != e.TID || c.pid != e.PID {
 		c.ok, c.cpu, c.tid, c.pid = true, e.CPU, e.TID, e.PID
 		s := append(c.text[:0], ", cpu: "...)
-		s = strconv.AppendUint(s, uint64(e.CPU), 10)
+		s = appendUint(s, uint64(e.CPU))
 		if e.TID != 0 {
 			s = append(s, ", thread: "...)
 			s = strconv.AppendUint(s, uint64(e.TID), 10)
@@ -161,7 +166,7 @@ func (t *Trace) appendYAMLRecord(b []byte, e *Event, c *yamlCache) []byte {
 	b = append(b, c.text...)
 	b = append(b, e.Kind.String()...)
 	b = append(b, ", tsc: "...)
-	b = strconv.AppendUint(b, e.TSC, 10)
+	b = c.tsc.appendTSC(b, e.TSC)
 	if e.dataN == 0 {
 		return append(b, ", data: '' }\n"...)
 	}
