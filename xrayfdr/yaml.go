@@ -111,14 +111,44 @@ func (t *Trace) AppendYAMLRecord(b []byte, e *Event) []byte {
 	return t.appendYAMLRecord(b, e, &c)
 }
 
-// yamlCache keeps the last cpu, thread and process formatted: they mostly
-// repeat from one event to the next.
+// yamlCache keeps the text of the last few (cpu, thread, process)
+// triples: threads interleave in TSC order, and each repeats its own.
 type yamlCache struct {
+	ctx  [8]ctxText
+	next int
+	tsc  tscCache
+}
+
+type ctxText struct {
 	ok       bool
 	cpu      uint16
 	tid, pid uint32
 	text     []byte
-	tsc      tscCache
+}
+
+// context returns ", cpu: C[, thread: T][, process: P], kind: " for e.
+func (c *yamlCache) context(e *Event) []byte {
+	for i := range c.ctx {
+		x := &c.ctx[i]
+		if x.ok && x.cpu == e.CPU && x.tid == e.TID && x.pid == e.PID {
+			return x.text
+		}
+	}
+	x := &c.ctx[c.next]
+	c.next = (c.next + 1) % len(c.ctx)
+	x.ok, x.cpu, x.tid, x.pid = true, e.CPU, e.TID, e.PID
+	s := append(x.text[:0], ", cpu: "...)
+	s = appendUint(s, uint64(e.CPU))
+	if e.TID != 0 {
+		s = append(s, ", thread: "...)
+		s = appendUint(s, uint64(e.TID))
+	}
+	if e.PID != 0 {
+		s = append(s, ", process: "...)
+		s = appendUint(s, uint64(e.PID))
+	}
+	x.text = append(s, ", kind: "...)
+	return x.text
 }
 
 func (t *Trace) appendYAMLRecord(b []byte, e *Event, c *yamlCache) []byte {
@@ -149,21 +179,7 @@ func (t *Trace) appendYAMLRecord(b []byte, e *Event, c *yamlCache) []byte {
 		}
 		b = append(b, " ]"...)
 	}
-	if !c.ok || c.cpu != e.CPU || c.tid != e.TID || c.pid != e.PID {
-		c.ok, c.cpu, c.tid, c.pid = true, e.CPU, e.TID, e.PID
-		s := append(c.text[:0], ", cpu: "...)
-		s = appendUint(s, uint64(e.CPU))
-		if e.TID != 0 {
-			s = append(s, ", thread: "...)
-			s = strconv.AppendUint(s, uint64(e.TID), 10)
-		}
-		if e.PID != 0 {
-			s = append(s, ", process: "...)
-			s = strconv.AppendUint(s, uint64(e.PID), 10)
-		}
-		c.text = append(s, ", kind: "...)
-	}
-	b = append(b, c.text...)
+	b = append(b, c.context(e)...)
 	b = append(b, e.Kind.String()...)
 	b = append(b, ", tsc: "...)
 	b = c.tsc.appendTSC(b, e.TSC)
