@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"iter"
 	"os"
 	"path/filepath"
 	"sort"
@@ -62,14 +63,7 @@ func readEvents(t testing.TB, data []byte) (Version, []Event) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var evs []Event
-	for ev, err := range r.All() {
-		if err != nil {
-			t.Fatal(err)
-		}
-		evs = append(evs, ev.Clone())
-	}
-	return r.Version(), evs
+	return r.Version(), collect(t, r.All())
 }
 
 // readTextEvents reads a whole text trace, cloning every event.
@@ -79,14 +73,19 @@ func readTextEvents(t testing.TB, text []byte) (Version, []Event) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return r.Version(), collect(t, r.All())
+}
+
+func collect(t testing.TB, events iter.Seq2[Event, error]) []Event {
+	t.Helper()
 	var evs []Event
-	for ev, err := range r.All() {
+	for ev, err := range events {
 		if err != nil {
 			t.Fatal(err)
 		}
 		evs = append(evs, ev.Clone())
 	}
-	return r.Version(), evs
+	return evs
 }
 
 // convert reads a trace in one form and writes it in another: fromText
