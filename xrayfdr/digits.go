@@ -34,37 +34,27 @@ func appendUint(b []byte, v uint64) []byte {
 	return strconv.AppendUint(b, v, 10)
 }
 
-// appendNine appends v (below 10^9) as exactly nine digits.
-func appendNine(b []byte, v uint32) []byte {
-	var d [9]byte
-	for i := 8; i > 0; i -= 2 {
-		q := v / 100
-		r := v - q*100
-		d[i-1], d[i] = digitPairs[2*r], digitPairs[2*r+1]
-		v = q
-	}
-	d[0] = byte('0' + v)
-	return append(b, d[:]...)
-}
-
-// tscCache keeps the decimal digits of a TSC above its last nine.
+// tscCache keeps the decimal digits of a TSC above its last four: events
+// in TSC order mostly share them.
 type tscCache struct {
 	ok   bool
-	hi   uint64
+	top  uint64
 	text []byte
 }
 
 // appendTSC appends v in decimal, reusing the leading digits of the last
 // TSC when they are the same.
 func (c *tscCache) appendTSC(b []byte, v uint64) []byte {
-	hi := v / 1e9
-	if hi == 0 {
+	top := v / 10000
+	if top == 0 {
 		return appendUint(b, v)
 	}
-	if !c.ok || hi != c.hi {
-		c.ok, c.hi = true, hi
-		c.text = strconv.AppendUint(c.text[:0], hi, 10)
+	if !c.ok || top != c.top {
+		c.ok, c.top = true, top
+		c.text = strconv.AppendUint(c.text[:0], top, 10)
 	}
 	b = append(b, c.text...)
-	return appendNine(b, uint32(v-hi*1e9))
+	low := v - top*10000
+	q, r := low/100, low%100
+	return append(b, digitPairs[2*q], digitPairs[2*q+1], digitPairs[2*r], digitPairs[2*r+1])
 }
