@@ -145,10 +145,6 @@ func ReadInfoFile(name string, frames bool) (Info, error) {
 	return info, err
 }
 
-// infoOffset is implemented by readers that know how many bytes of the
-// decompressed stream they have consumed.
-type infoOffset interface{ Offset() int64 }
-
 func readInfo(r io.Reader, frames bool) (Info, error) {
 	var info Info
 	if frames {
@@ -168,16 +164,8 @@ func readInfo(r io.Reader, frames bool) (Info, error) {
 			info.Properties[p.Name] = p.Value
 		}
 	}
-	off, hasOffset := any(cr).(infoOffset)
-	offset := func() int64 {
-		if hasOffset {
-			return off.Offset()
-		}
-		return 0
-	}
 	var (
 		apiCall    uint64
-		sigFlags   = make(map[*FunctionSig]NameFlags)
 		frameStart int64 // apitrace counts the first frame from the start of the stream
 		frameFirst uint64
 		frameCalls uint64
@@ -185,7 +173,9 @@ func readInfo(r io.Reader, frames bool) (Info, error) {
 	for {
 		c, err := cr.Read()
 		if err != nil {
-			info.ActualDataSize = offset()
+			// Decompressed, not Offset: apitrace counts an event cut at
+			// the end of the stream too.
+			info.ActualDataSize = cr.Decompressed()
 			if info.API == "" {
 				info.API = infoAPIUnknown
 			}
@@ -204,11 +194,7 @@ func readInfo(r io.Reader, frames bool) (Info, error) {
 		if a := infoAPI(c.Sig.Name); a != "" && (info.API == "" || c.No < apiCall) {
 			info.API, apiCall = a, c.No
 		}
-		f, ok := sigFlags[c.Sig]
-		if !ok {
-			f = LookupNameFlags(c.Sig.Name)
-			sigFlags[c.Sig] = f
-		}
+		f := c.Sig.Flags()
 		if frameCalls == 0 {
 			frameFirst = c.No
 		}
@@ -218,7 +204,7 @@ func readInfo(r io.Reader, frames bool) (Info, error) {
 		}
 		info.FramesCount++
 		if frames {
-			end := offset()
+			end := cr.Offset()
 			info.Frames = append(info.Frames, FrameInfo{
 				FirstCallId: frameFirst, LastCallId: c.No, TotalCalls: frameCalls, SizeInBytes: end - frameStart,
 			})
