@@ -162,37 +162,37 @@
 // # Performance
 //
 // Measured 2026-11-21 on the project machine (2 cores, AMD EPYC, go1.26.8)
-// while five other jobs shared it (load average 6 to 8), so every figure
-// is noisy and on the low side; ranges are over repeated runs. Inputs:
-// testdata/fdr_threads.xray (34 KB) and the shared 10.6 MB fdr_big.xray
-// (1,316,804 records) that the LLVM 14 runtime wrote.
+// while other jobs shared it (load average 2 to 8), so every figure is
+// noisy; ranges are over repeated runs, the high ends from quiet moments.
+// Inputs: testdata/fdr_threads.xray (34 KB) and the shared 10.6 MB
+// fdr_big.xray (1,316,804 records) that the LLVM 14 runtime wrote.
 //
-//	BenchmarkReader/fdr_big        0.72-1.54 GB/s, 0 allocs per record
-//	BenchmarkBytesReader/fdr_big   0.75-1.72 GB/s (in place)
-//	BenchmarkReader/fdr_threads    1.0-1.5 GB/s, 0 allocs (TestReadAllocs
-//	                               proves 0 for both readers)
-//	BenchmarkDump/fdr_big          47-80 ms (fdr-dump text, 1.3 M lines)
-//	BenchmarkYAML/fdr_big          0.18-0.30 s (Expand + WriteYAML, 182 MB)
+//	BenchmarkReader/fdr_big        0.7-1.6 GB/s, 0 allocs per record
+//	BenchmarkBytesReader/fdr_big   0.9-1.7 GB/s (in place)
+//	BenchmarkReader/fdr_threads    0.6-1.5 GB/s; TestReadAllocs proves 0
+//	                               allocations for both readers
+//	BenchmarkDump/fdr_big          39-80 ms (fdr-dump text, 1.3 M lines)
+//	BenchmarkYAML/fdr_big          0.15-0.30 s (Expand + WriteYAML, 182 MB)
 //
 // Whole process, examples/xraydump against llvm-xray-14 on fdr_big, side
 // by side in one run of bench/xrayfdr/compare.sh (median of 5 runs,
 // output to /dev/null, outputs checked identical first; CPU = user +
-// system of all threads):
+// system of all threads), load average 2.6:
 //
 //	                  llvm-xray-14      xraydump          ratio
 //	                  wall    cpu       wall    cpu       wall   cpu
-//	fdr-dump          1.04 s  0.56 s    0.068 s 0.053 s   15.3x  10.6x
-//	fdr-dump -verify  1.35 s  0.64 s    0.28 s  0.11 s     4.9x   5.9x
-//	convert (YAML)    3.34 s  1.88 s    0.55 s  0.33 s     6.0x   5.6x
+//	fdr-dump          0.42 s  0.40 s    0.038 s 0.038 s   11.0x  10.6x
+//	fdr-dump -verify  0.67 s  0.66 s    0.093 s 0.073 s    7.2x   9.0x
+//	convert (YAML)    1.42 s  1.42 s    0.234 s 0.246 s    6.1x   5.8x
 //
-// In a quieter moment (llvm-xray-14 fdr-dump at 0.43 s, its figure on an
-// idle machine) the same script gave 9.8x for fdr-dump and 8.4x (wall) /
-// 6.2x (CPU) for the YAML.
+// Other runs of the same script the same day: fdr-dump 9.1x to 15.3x,
+// -verify 4.9x to 9.3x, YAML 6.0x to 8.8x (wall).
 //
 // The reader's hot path decodes a function record from the buffer with two
 // loads and two bitfield extractions into the named result; an Event holds
 // no pointer (payloads and arguments live in the Trace), so millions of
 // them cost the garbage collector nothing; the TSC sort merges the runs the
 // log is already in, with a heap, in one pass; the YAML lines are
-// formatted in chunks on all cores and written in order.
+// formatted in chunks on all cores and written in order, reusing the text
+// of recent thread contexts and the leading digits of the previous TSC.
 package xrayfdr
