@@ -262,3 +262,23 @@ func TestAppendUint(t *testing.T) {
 		}
 	}
 }
+
+func TestTextReadAllocs(t *testing.T) {
+	text := testutil.ReadFile(t, "testdata/gcgens.txt.gz")
+	var r TextReader
+	br := bytes.NewReader(text)
+	allocs := testing.AllocsPerRun(20, func() {
+		br.Reset(text)
+		if err := r.Reset(br); err != nil {
+			t.Fatal(err)
+		}
+		for {
+			if _, err := r.Read(); err != nil {
+				break
+			}
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("%v allocations per trace, want 0", allocs)
+	}
+}
