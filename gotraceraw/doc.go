@@ -17,7 +17,9 @@
 // comment in Go's tracev2 says "PC, file ID, func ID", which is wrong).
 // String and ExperimentalBatch end with a varint length and that many bytes.
 // Batch headers (EventBatch) are ordinary events here; the events of the
-// batch follow them. The text form is a line "Trace Go1.NN", then per event
+// batch follow them. Nothing checks or recomputes a batch's size argument
+// (the byte length of the events after its header; Go's raw reader ignores
+// it too): a program that drops or edits events must adjust it. The text form is a line "Trace Go1.NN", then per event
 // its name and "arg=value" pairs, a tab-indented line per frame and a
 // "data=" line holding strconv.Quote of the data.
 //
