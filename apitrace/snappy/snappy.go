@@ -172,6 +172,16 @@ func decode(dst, src []byte) error {
 					if length > 8 {
 						binary.LittleEndian.PutUint64(out[8:], y)
 					}
+				} else if length <= 64 && len(dst)-d >= 64 {
+					// Up to 64 bytes in 16-byte steps beats a call to
+					// memmove; offset >= length, so each load reads bytes
+					// already final.
+					for k := 0; k < length; k += 16 {
+						a, out := dst[d-offset+k:d-offset+k+16], dst[d+k:d+k+16]
+						x, y := binary.LittleEndian.Uint64(a), binary.LittleEndian.Uint64(a[8:])
+						binary.LittleEndian.PutUint64(out, x)
+						binary.LittleEndian.PutUint64(out[8:], y)
+					}
 				} else {
 					copy(dst[d:d+length], dst[d-offset:d-offset+length])
 				}
