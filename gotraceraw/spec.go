@@ -107,6 +107,7 @@ const (
 type Experiment uint8
 
 const (
+	// NoExperiment marks the events every trace of a version may hold.
 	NoExperiment Experiment = 0
 	// AllocFree is GODEBUG=traceallocfree=1: heap objects, spans and
 	// goroutine stacks.
