@@ -177,6 +177,13 @@ func expandFDR(data []byte) ([]Event, []uint64, error) {
 			it := blocks[i].iter(br)
 			var err error
 			for {
+				if act, id, d, off, ok := it.function(); ok {
+					if err = v.step(StateFunction, off); err != nil {
+						break
+					}
+					x.function(act, id, d, &evs)
+					continue
+				}
 				var ok bool
 				if ok, err = it.next(&rec); !ok {
 					break
@@ -289,17 +296,21 @@ func (x *expander) visit(rec *Record, evs *[]Event) {
 		x.ignoring = true
 		x.emit(evs)
 	case KindFunction:
-		x.emit(evs)
-		if x.ignoring {
-			return
-		}
-		x.base += uint64(uint32(rec.Delta))
-		x.cur.Kind = EventKind(rec.Action)
-		x.cur.FuncID = rec.FuncID
-		x.cur.TSC = x.base
-		x.cur.PID, x.cur.TID, x.cur.CPU = x.pid, x.tid, x.cpu
-		x.building = true
+		x.function(rec.Action, rec.FuncID, uint32(rec.Delta), evs)
 	}
+}
+
+func (x *expander) function(act Action, id int32, delta uint32, evs *[]Event) {
+	x.emit(evs)
+	if x.ignoring {
+		return
+	}
+	x.base += uint64(delta)
+	x.cur.Kind = EventKind(act)
+	x.cur.FuncID = id
+	x.cur.TSC = x.base
+	x.cur.PID, x.cur.TID, x.cur.CPU = x.pid, x.tid, x.cpu
+	x.building = true
 }
 
 // blockLess is llvm-xray's block comparator; it is not a strict weak

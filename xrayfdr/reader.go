@@ -293,6 +293,27 @@ func (rd *Reader) Read() (rec Record, err error) {
 	return rd.readSlow()
 }
 
+// skipFunction steps over the next record when it is a well-formed
+// function record wholly in the buffer and inside the extents, without
+// building it: what indexing a log needs.
+func (rd *Reader) skipFunction() bool {
+	b := rd.buf[rd.pos:rd.end]
+	if rd.err != nil || len(b) < FunctionSize || b[0]&rd.c.disc != 0 ||
+		(rd.h.Version >= 3 && rd.budget < FunctionSize) || (rd.h.Type == TypeBasic && !rd.ForceFDR) {
+		return false
+	}
+	w := binary.LittleEndian.Uint32(b)
+	if !rd.c.le {
+		w = binary.BigEndian.Uint32(b)
+	}
+	if rd.c.fAct.Get(uint64(w)) > uint64(EnterArg) {
+		return false
+	}
+	rd.pos += FunctionSize
+	rd.budget -= FunctionSize
+	return true
+}
+
 // over-read names of llvm-xray, by kind (custom events pre-v5 differ).
 var llvmKindNames = [...]string{
 	KindNewBuffer:     "Metadata:NewBuffer",

@@ -1,6 +1,7 @@
 package xrayfdr
 
 import (
+	"encoding/binary"
 	"io"
 )
 
@@ -94,12 +95,17 @@ func (v *Verifier) Next(rec *Record) error {
 	if int(rec.Kind) < len(kindStates) {
 		to = kindStates[rec.Kind]
 	}
-	v.lastOff = rec.Offset
+	return v.step(to, rec.Offset)
+}
+
+// step moves to state to for the record at off.
+func (v *Verifier) step(to State, off int64) error {
+	v.lastOff = off
 	if v.state == StateEndOfBuffer && to != StateNewBuffer {
 		return nil
 	}
 	if to == StateUnknown || transitions[v.state]&(1<<to) == 0 {
-		return &FormatError{Offset: rec.Offset, Err: ErrTransition,
+		return &FormatError{Offset: off, Err: ErrTransition,
 			LLVM: "BlockVerifier: Invalid transition from " + v.state.String() + " to " + to.String() + "."}
 	}
 	v.state = to
@@ -161,6 +167,10 @@ func indexBlocks(rd *Reader, data []byte) ([]Group, error) {
 		cur = Block{}
 	}
 	for {
+		if cur.Records > 0 && rd.skipFunction() {
+			cur.Records++
+			continue
+		}
 		rec, err := rd.Read()
 		if err == io.EOF {
 			break
@@ -226,6 +236,28 @@ func (it *blockIter) next(rec *Record) (bool, error) {
 		}
 	}
 	return false, nil
+}
+
+// function returns the next record when it is a function record the
+// Reader can take on its fast path (see Reader.skipFunction), with its
+// file offset; ok is false otherwise, and nothing is consumed.
+func (it *blockIter) function() (act Action, id int32, delta uint32, off int64, ok bool) {
+	br := it.br
+	if it.left == 0 {
+		return 0, 0, 0, 0, false
+	}
+	p := br.pos
+	if !br.skipFunction() {
+		return 0, 0, 0, 0, false
+	}
+	it.left--
+	b := br.buf[p : p+FunctionSize]
+	o := binary.LittleEndian
+	w, d := o.Uint32(b), o.Uint32(b[4:])
+	if !br.c.le {
+		w, d = binary.BigEndian.Uint32(b), binary.BigEndian.Uint32(b[4:])
+	}
+	return Action(br.c.fAct.Get(uint64(w))), int32(br.c.fID.Get(uint64(w))), d, br.off + int64(p), true
 }
 
 // each calls fn for the records of b, read again from br.
