@@ -62,21 +62,13 @@ func AppendText(dst []byte, version uint16, rec *Record) []byte {
 			dst = append(dst, ", cpu = "...)
 			dst = strconv.AppendUint(dst, uint64(rec.CPU), 10)
 		}
-		dst = append(dst, ", size = "...)
-		dst = strconv.AppendInt(dst, int64(len(rec.Data)), 10)
-		dst = append(dst, ", data = '"...)
-		dst = append(dst, rec.Data...)
-		return append(dst, "'>"...)
+		return append(appendPayload(dst, rec.Data), '>')
 	case KindTypedEvent:
 		dst = append(dst, "<Typed Event: delta = +"...)
 		dst = strconv.AppendInt(dst, rec.Delta, 10)
 		dst = append(dst, ", type = "...)
 		dst = strconv.AppendUint(dst, uint64(rec.EventType), 10)
-		dst = append(dst, ", size = "...)
-		dst = strconv.AppendInt(dst, int64(len(rec.Data)), 10)
-		dst = append(dst, ", data = '"...)
-		dst = append(dst, rec.Data...)
-		return append(dst, '\'') // llvm-xray prints no closing '>'
+		return appendPayload(dst, rec.Data) // llvm-xray prints no closing '>'
 	case KindCallArg:
 		dst = append(dst, "<Call Argument: data = "...)
 		dst = strconv.AppendUint(dst, rec.Arg, 10)
@@ -95,6 +87,15 @@ func AppendText(dst []byte, version uint16, rec *Record) []byte {
 		return append(dst, "<End of Buffer>"...)
 	}
 	return dst
+}
+
+// appendPayload appends an event's size and raw bytes, quoted.
+func appendPayload(dst, data []byte) []byte {
+	dst = append(dst, ", size = "...)
+	dst = strconv.AppendInt(dst, int64(len(data)), 10)
+	dst = append(dst, ", data = '"...)
+	dst = append(dst, data...)
+	return append(dst, '\'')
 }
 
 // newDumpReader opens a log the way fdr-dump does: every log as FDR.
