@@ -58,7 +58,8 @@
 // logs a freshly built instrumented program writes in FDR and basic mode,
 // on generated logs (70 threads, threads of 40 blocks with tied wall
 // times, misplaced records, every version) and on real logs with bytes
-// changed or cut (600 agreed in a long run; 40 in the suite). Error
+// changed or cut (over a thousand such logs agreed in long runs; about
+// fifty are in the suite). Error
 // messages carry llvm-xray's wording in FormatError.LLVM.
 //
 // WriteChrome writes Chrome trace-event JSON (Perfetto, chrome://tracing):
