@@ -34,20 +34,15 @@ const (
 )
 
 // DecodedLen returns the decoded length the block's preamble announces and
-// the preamble's width.
+// the preamble's width. Like github.com/golang/snappy, it reads the preamble
+// as any uvarint of up to 10 bytes, padded ones included (google/snappy
+// stops at 5), as long as its value fits in 32 bits.
 func DecodedLen(src []byte) (n int, width int, err error) {
-	var v uint64
-	for i := 0; i < len(src) && i < 5; i++ {
-		c := src[i]
-		v |= uint64(c&0x7f) << (7 * i)
-		if c < 0x80 {
-			if v > 0xffffffff {
-				return 0, 0, ErrCorrupt
-			}
-			return int(v), i + 1, nil
-		}
+	v, w := binary.Uvarint(src)
+	if w <= 0 || v > 0xffffffff {
+		return 0, 0, ErrCorrupt
 	}
-	return 0, 0, ErrCorrupt
+	return int(v), w, nil
 }
 
 // Decode decodes the block src into dst, reusing dst's capacity when it is
