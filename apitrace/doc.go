@@ -160,16 +160,19 @@
 // The snappy decoder, pure Go, against github.com/golang/snappy v1.0.0
 // (assembly on amd64), side by side on the same real blocks in one locked
 // thread, timed by the thread's CPU time so that the machine's load falls
-// on neither (bench/apitrace BenchmarkDecodeSideBySide):
+// on neither (bench/apitrace BenchmarkDecodeSideBySide, -benchtime 100x,
+// medians of 7 runs, 2026-11-21):
 //
 //	blocks                       ours        golang/snappy   ratio
-//	glxgears-20s (17 chunks)     2665 MB/s   2845 MB/s       0.94x
-//	glxinfo-brief (1 chunk)      1064 MB/s   1329 MB/s       0.80x
-//	tri_glsl (1 chunk)           1407 MB/s   1856 MB/s       0.76x
+//	glxgears-20s (17 chunks)     2235 MB/s   2403 MB/s       0.93x
+//	glxinfo-brief (1 chunk)      1113 MB/s   1172 MB/s       0.94x
+//	tri_glsl (1 chunk)           1531 MB/s   1610 MB/s       0.96x
 //
-// Runs move by a few hundredths. The small traces' blocks hold mostly
-// short elements, where the assembly's lower cost per element shows: the
-// decoder meets the 0.8x goal on the benchmark trace and on glxinfo-brief,
-// not on tri_glsl. Our encoder matches golang/snappy's compression (0.349 of
+// Runs move by a few hundredths (0.92–0.95x, 0.93–1.01x, 0.95–0.97x), the
+// MB/s columns by up to 30% with the machine's load. The small traces'
+// blocks hold mostly short elements of varying lengths: the decoder's fast
+// loop makes no calls and moves 16 or 64 bytes per element rather than
+// branch on the length, which brought them from 0.73–0.79x to the above:
+// the 0.8x goal is met on all three. Our encoder matches golang/snappy's compression (0.349 of
 // the input on glxgears-20s) at about a quarter to half its speed.
 package apitrace

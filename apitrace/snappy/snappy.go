@@ -77,12 +77,19 @@ func Decode(dst, src []byte, limit int) ([]byte, error) {
 
 // decode fills dst exactly from the elements in src.
 //
-// The fast paths move eight bytes at a time with plain loads and stores, so
-// they need slack after the element in dst (and in src for literals); the
-// few elements near the end of a block take the careful path.
+// decodeFast takes every element it can; the loop here decodes one element
+// it left (long, overlapping, invalid or near the end of the block), with
+// calls to memmove where needed, and hands back to it. Its own fast paths
+// move eight bytes at a time with plain loads and stores, so they need
+// slack after the element in dst (and in src for literals); the few
+// elements near the end of a block take the careful path.
 func decode(dst, src []byte) error {
 	var d, s int
-	for s < len(src) {
+	for {
+		d, s = decodeFast(dst, src, d, s)
+		if s >= len(src) {
+			break
+		}
 		tag := src[s]
 		var length, offset int
 		switch tag & 3 {

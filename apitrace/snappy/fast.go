@@ -1,0 +1,92 @@
+package snappy
+
+// decodeFast decodes the elements of src[s:] into dst[d:] for as long as
+// each one takes a fast path, and returns where it stopped: at the end of
+// src or before the first element it leaves to decode's careful path (a
+// literal of more than 60 bytes, a copy-4, a copy from fewer than 8 or 16
+// bytes back, an invalid element, or any element near the end of dst or
+// src).
+//
+// It makes no calls, so that the loop's variables stay in registers: with
+// a call to memmove in the loop, the compiler spills them on every
+// element. Each fast path moves a fixed number of bytes (16 or 64) rather
+// than branch on the element's length: on small traces the lengths change
+// from one element to the next, and a mispredicted branch costs more than
+// the bytes moved for nothing. The bytes written past an element are
+// overwritten by the following ones.
+func decodeFast(dst, src []byte, d, s int) (int, int) {
+	// The three-index slices below are checked against the capacities:
+	// cut them to the lengths, so that a fast path can never reach the
+	// spare capacity of dst whatever its conditions say.
+	dst = dst[:len(dst):len(dst)]
+	src = src[:len(src):len(src)]
+	for s < len(src) {
+		tag := src[s]
+		switch tag & 3 {
+		case tagLiteral:
+			x := int(tag >> 2)
+			if x < 16 && s+17 <= len(src) && d+16 <= len(dst) {
+				*(*[16]byte)(dst[d : d+16 : d+16]) = *(*[16]byte)(src[s+1 : s+17 : s+17])
+				d += x + 1
+				s += x + 2
+				continue
+			}
+			if x < 60 && s+65 <= len(src) && d+64 <= len(dst) {
+				// Four 16-byte moves: a 64-byte array assignment would
+				// be a call to memmove.
+				in, out := (*[64]byte)(src[s+1:s+65:s+65]), (*[64]byte)(dst[d:d+64:d+64])
+				*(*[16]byte)(out[0:16]) = *(*[16]byte)(in[0:16])
+				*(*[16]byte)(out[16:32]) = *(*[16]byte)(in[16:32])
+				*(*[16]byte)(out[32:48]) = *(*[16]byte)(in[32:48])
+				*(*[16]byte)(out[48:64]) = *(*[16]byte)(in[48:64])
+				d += x + 1
+				s += x + 2
+				continue
+			}
+			return d, s
+		case tagCopy1:
+			if s+2 > len(src) || d+16 > len(dst) {
+				return d, s
+			}
+			length := 4 + int(tag>>2)&7
+			offset := int(tag&0xe0)<<3 | int(src[s+1])
+			if offset < 8 || offset > d {
+				return d, s
+			}
+			// Two 8-byte moves: the second load may read what the first
+			// store wrote, final by then.
+			a, out := (*[16]byte)(dst[d-offset:d-offset+16:d-offset+16]), (*[16]byte)(dst[d:d+16:d+16])
+			*(*[8]byte)(out[:8]) = *(*[8]byte)(a[:8])
+			*(*[8]byte)(out[8:]) = *(*[8]byte)(a[8:])
+			d += length
+			s += 2
+		case tagCopy2:
+			if s+3 > len(src) || d+64 > len(dst) {
+				return d, s
+			}
+			length := 1 + int(tag>>2)
+			offset := int(src[s+1]) | int(src[s+2])<<8
+			if offset < 16 || offset > d {
+				return d, s
+			}
+			// 16-byte moves in order, each load reading bytes at least 16
+			// back, final by then: one for up to 16 bytes, else four. The
+			// copy-2 lengths of real blocks cluster both sides of 16.
+			a, out := (*[64]byte)(dst[d-offset:d-offset+64:d-offset+64]), (*[64]byte)(dst[d:d+64:d+64])
+			*(*[16]byte)(out[0:16]) = *(*[16]byte)(a[0:16])
+			if length <= 16 {
+				d += length
+				s += 3
+				continue
+			}
+			*(*[16]byte)(out[16:32]) = *(*[16]byte)(a[16:32])
+			*(*[16]byte)(out[32:48]) = *(*[16]byte)(a[32:48])
+			*(*[16]byte)(out[48:64]) = *(*[16]byte)(a[48:64])
+			d += length
+			s += 3
+		default:
+			return d, s
+		}
+	}
+	return d, s
+}
