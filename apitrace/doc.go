@@ -173,6 +173,7 @@
 // blocks hold mostly short elements of varying lengths: the decoder's fast
 // loop makes no calls and moves 16 or 64 bytes per element rather than
 // branch on the length, which brought them from 0.73–0.79x to the above:
-// the 0.8x goal is met on all three. Our encoder matches golang/snappy's compression (0.349 of
-// the input on glxgears-20s) at about a quarter to half its speed.
+// the 0.8x goal is met on all three. Our encoder matches golang/snappy's
+// compression (0.349 of the input on glxgears-20s) at about a quarter to
+// half its speed.
 package apitrace
