@@ -181,7 +181,7 @@
 // Those figures do not hold on every run: measured again later the same
 // day, with old and new builds alternated run by run (medians of 5 to 6),
 // Read gave 0.74-0.99 GB/s on Go stacks and 0.72-0.89 GB/s on sp-rtrace,
-// Writer.Write 0.31-0.58 GB/s, as the machine's speed drifted. The loop
+// Writer.Write 0.31-0.62 GB/s, as the machine's speed drifted. The loop
 // runs close to its dependency chain (instruction byte, operand length,
 // next position: about 7 cycles a frame), so the 1 GB/s and 500 MB/s goals
 // are met on this machine's faster minutes only. Variants that stored into
