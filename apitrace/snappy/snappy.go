@@ -78,11 +78,9 @@ func Decode(dst, src []byte, limit int) ([]byte, error) {
 // decode fills dst exactly from the elements in src.
 //
 // decodeFast takes every element it can; the loop here decodes one element
-// it left (long, overlapping, invalid or near the end of the block), with
-// calls to memmove where needed, and hands back to it. Its own fast paths
-// move eight bytes at a time with plain loads and stores, so they need
-// slack after the element in dst (and in src for literals); the few
-// elements near the end of a block take the careful path.
+// it left (long, overlapping, invalid or near the end of the block),
+// checking every length, with calls to memmove where needed, and hands
+// back to it.
 func decode(dst, src []byte) error {
 	var d, s int
 	for {
@@ -95,15 +93,6 @@ func decode(dst, src []byte) error {
 		switch tag & 3 {
 		case tagLiteral:
 			x := uint32(tag >> 2)
-			if x < 16 && len(src)-s >= 17 && len(dst)-d >= 16 {
-				// A literal of at most 16 bytes: two 8-byte moves.
-				in, out := src[s+1:s+17], dst[d:d+16]
-				binary.LittleEndian.PutUint64(out, binary.LittleEndian.Uint64(in))
-				binary.LittleEndian.PutUint64(out[8:], binary.LittleEndian.Uint64(in[8:]))
-				d += int(x) + 1
-				s += int(x) + 2
-				continue
-			}
 			switch {
 			case x < 60:
 				s++
@@ -147,16 +136,6 @@ func decode(dst, src []byte) error {
 			}
 			length = 4 + int(tag>>2)&7
 			offset = int(tag&0xe0)<<3 | int(src[s-1])
-			if offset >= 8 && offset <= d && len(dst)-d >= 16 {
-				// The most frequent element: 4 to 11 bytes from close by.
-				a, out := dst[d-offset:d-offset+16], dst[d:d+16]
-				binary.LittleEndian.PutUint64(out, binary.LittleEndian.Uint64(a))
-				if length > 8 {
-					binary.LittleEndian.PutUint64(out[8:], binary.LittleEndian.Uint64(a[8:]))
-				}
-				d += length
-				continue
-			}
 		case tagCopy2:
 			s += 3
 			if uint(s) > uint(len(src)) {
@@ -164,32 +143,6 @@ func decode(dst, src []byte) error {
 			}
 			length = 1 + int(tag>>2)
 			offset = int(binary.LittleEndian.Uint16(src[s-2:]))
-			if offset >= length && offset <= d && len(dst)-d >= length {
-				// No overlap: one move (memmove's wide registers win
-				// over 8-byte words for the long copies here).
-				if length <= 16 && len(dst)-d >= 16 {
-					a, out := dst[d-offset:d-offset+16], dst[d:d+16]
-					x, y := binary.LittleEndian.Uint64(a), binary.LittleEndian.Uint64(a[8:])
-					binary.LittleEndian.PutUint64(out, x)
-					if length > 8 {
-						binary.LittleEndian.PutUint64(out[8:], y)
-					}
-				} else if length <= 64 && len(dst)-d >= 64 {
-					// Up to 64 bytes in 16-byte steps beats a call to
-					// memmove; offset >= length, so each load reads bytes
-					// already final.
-					for k := 0; k < length; k += 16 {
-						a, out := dst[d-offset+k:d-offset+k+16], dst[d+k:d+k+16]
-						x, y := binary.LittleEndian.Uint64(a), binary.LittleEndian.Uint64(a[8:])
-						binary.LittleEndian.PutUint64(out, x)
-						binary.LittleEndian.PutUint64(out[8:], y)
-					}
-				} else {
-					copy(dst[d:d+length], dst[d-offset:d-offset+length])
-				}
-				d += length
-				continue
-			}
 		default:
 			s += 5
 			if uint(s) > uint(len(src)) {
