@@ -149,6 +149,7 @@ func BenchmarkScanLines(b *testing.B) {
 		data := bigReport(b, name, 32<<20)
 		b.Run(name, func(b *testing.B) {
 			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
 			c0 := testutil.CPUTime()
 			for i := 0; i < b.N; i++ {
 				sc := bufio.NewScanner(bytes.NewReader(data))

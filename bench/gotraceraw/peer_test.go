@@ -203,6 +203,7 @@ func ourEvents(b *testing.B) (gotraceraw.Version, []gotraceraw.Event) {
 func BenchmarkTextWriter(b *testing.B) {
 	b.Run("go", func(b *testing.B) {
 		evs := goEvents(b)
+		b.SetBytes(int64(len(text))) // what it writes
 		b.ReportAllocs()
 		measure(b, len(evs), func() {
 			bw := bufio.NewWriterSize(io.Discard, 64<<10)
@@ -217,6 +218,7 @@ func BenchmarkTextWriter(b *testing.B) {
 	})
 	b.Run("ours", func(b *testing.B) {
 		v, evs := ourEvents(b)
+		b.SetBytes(int64(len(text))) // what it writes
 		b.ReportAllocs()
 		measure(b, len(evs), func() {
 			w, _ := gotraceraw.NewTextWriter(io.Discard, v)
@@ -233,6 +235,7 @@ func BenchmarkTextWriter(b *testing.B) {
 func BenchmarkWireWriter(b *testing.B) {
 	b.Run("go", func(b *testing.B) {
 		evs := goEvents(b)
+		b.SetBytes(int64(len(data))) // what it writes, but for the runtime's batch padding
 		b.ReportAllocs()
 		measure(b, len(evs), func() {
 			bw := bufio.NewWriterSize(io.Discard, 64<<10)
@@ -247,6 +250,7 @@ func BenchmarkWireWriter(b *testing.B) {
 	})
 	b.Run("ours", func(b *testing.B) {
 		v, evs := ourEvents(b)
+		b.SetBytes(int64(len(data))) // what it writes, but for the runtime's batch padding
 		b.ReportAllocs()
 		measure(b, len(evs), func() {
 			w, _ := gotraceraw.NewWriter(io.Discard, v)
