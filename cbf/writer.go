@@ -160,7 +160,14 @@ func (e *encoder) frames(dst []byte, fs []Frame) ([]byte, error) {
 	pk, run := e.prev.Kind, e.run
 	// Room for the longest address frame each, so putAddr need not check.
 	dst = slices.Grow(dst, 9*len(fs))
-	for i := range fs {
+	for i := 0; i < len(fs); i++ {
+		if run == 0 && shift == 0 {
+			var n int
+			dst, n, last, pk = addrs64(dst, fs[i:], last, pk)
+			if i += n; i == len(fs) {
+				break
+			}
+		}
 		f := &fs[i]
 		if k := f.Kind; k-PC < 3 && f.Addr <= mask && run == 0 && (k != pk || f.Addr != last) {
 			a := f.Addr
@@ -188,6 +195,44 @@ func (e *encoder) frames(dst []byte, fs []Frame) ([]byte, error) {
 	return dst, nil
 }
 
+// addrs64 is frames' loop for 64-bit words, where neither a mask nor a
+// sign extension is needed: it encodes the frames of fs up to the first
+// that is not an address frame differing from the one before, and returns
+// how many it took with the new state. dst must have room for 9 bytes a
+// frame. It keeps few values live so that they stay in registers.
+func addrs64(dst []byte, fs []Frame, last uint64, pk Kind) ([]byte, int, uint64, Kind) {
+	j := len(dst)
+	out := dst[:cap(dst)]
+	i := 0
+	for ; i < len(fs) && j+9 <= len(out); i++ {
+		k, a := fs[i].Kind, fs[i].Addr
+		if k-PC >= 3 {
+			break
+		}
+		if a == last && (i == 0 && k == pk || i > 0 && k == fs[i-1].Kind) {
+			break // a repeat
+		}
+		// Relative unless absolute is strictly shorter, chosen without a
+		// branch: which one wins is data, and a mispredicted branch costs
+		// more than the arithmetic. x|1 has the byte length of x and
+		// spares Len64 its test for zero.
+		d := a - last
+		nAbs := (bits.Len64(a^uint64(int64(a)>>63)|1) + 8) >> 3
+		nRel := (bits.Len64(d^uint64(int64(d)>>63)|1) + 8) >> 3
+		abs := (nAbs - nRel) >> 63 // -1 when absolute is shorter, else 0
+		v := d ^ (d^a)&uint64(abs)
+		n := nRel + (nAbs-nRel)&abs
+		out[j] = opBase[k&3] | byte(abs&8) | byte(n-1)
+		binary.BigEndian.PutUint64(out[j+1:j+9], v<<((64-8*uint(n))&63))
+		j += 1 + n
+		last = a
+	}
+	if i > 0 {
+		pk = fs[i-1].Kind
+	}
+	return dst[:j], i, last, pk
+}
+
 // sync stores the state frames keeps in registers.
 func (e *encoder) sync(last uint64, pk Kind) {
 	e.last = last
@@ -211,6 +256,10 @@ func opLen(v uint64, shift uint) int {
 // kind with an n-byte operand, absolute when a is 1.
 var addrOps [4][2][16]byte
 
+// opBase[kind] is the instruction byte of a relative address frame of
+// that kind with a 1-byte operand: the flag and count bits are 0.
+var opBase [4]byte
+
 // infoBytes[size] is the version 0 info byte of size code size.
 var infoBytes [3]byte
 
@@ -227,6 +276,10 @@ func init() {
 					panic("cbf: instruction layout")
 				}
 				addrOps[k][abs][n] = byte(op)
+				opBase[k] = addrOps[k][0][1]
+				if byte(op) != opBase[k]|byte(abs<<3)|byte(n-1) {
+					panic("cbf: addrs64 assumes the flag and count bits below the class")
+				}
 			}
 		}
 	}
