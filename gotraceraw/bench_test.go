@@ -50,7 +50,7 @@ func report(b *testing.B, events int) {
 
 // benchRead measures reading in, the whole of it per op, through reset
 // and read.
-func benchRead(b *testing.B, in []byte, events int, reset func(io.Reader) error, read func() (Event, error)) {
+func benchRead(b *testing.B, in []byte, events int, reset func(io.Reader) error, read func() (*Event, error)) {
 	br := bytes.NewReader(in)
 	b.SetBytes(int64(len(in)))
 	b.ReportAllocs()
@@ -95,12 +95,12 @@ func BenchmarkTextReader(b *testing.B) {
 }
 
 // loadEvents reads up to max events of a trace into memory.
-func loadEvents(b *testing.B, data []byte, max int) (Version, []Event) {
+func loadEvents(b *testing.B, data []byte, max int) (Version, []*Event) {
 	r, err := NewReader(bytes.NewReader(data))
 	if err != nil {
 		b.Fatal(err)
 	}
-	var evs []Event
+	var evs []*Event
 	for ev, err := range r.All() {
 		if err != nil {
 			b.Fatal(err)

@@ -84,8 +84,8 @@ func ExampleVersion_Spec() {
 // Print events in the text form of `go tool trace -d=wire`.
 func ExampleTextWriter() {
 	w, _ := gotraceraw.NewTextWriter(os.Stdout, gotraceraw.Go126)
-	w.Write(gotraceraw.Event{Type: gotraceraw.EvGoStart, Args: []uint64{3, 17, 1}})
-	w.Write(gotraceraw.Event{Type: gotraceraw.EvString, Args: []uint64{2}, Data: []byte("héllo\x00")})
+	w.Write(&gotraceraw.Event{Type: gotraceraw.EvGoStart, Args: []uint64{3, 17, 1}})
+	w.Write(&gotraceraw.Event{Type: gotraceraw.EvString, Args: []uint64{2}, Data: []byte("héllo\x00")})
 	w.Flush()
 	// Output:
 	// Trace Go1.26

@@ -118,7 +118,7 @@ func FuzzTextReader(f *testing.F) {
 			checkTextError(t, err)
 			return
 		}
-		var evs []Event
+		var evs []*Event
 		for ev, err := range r.All() {
 			if err != nil {
 				checkTextError(t, err)

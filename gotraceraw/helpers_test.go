@@ -57,7 +57,7 @@ func fixtures(t *testing.T, shared bool) []fixture {
 }
 
 // readEvents reads a whole binary trace, cloning every event.
-func readEvents(t testing.TB, data []byte) (Version, []Event) {
+func readEvents(t testing.TB, data []byte) (Version, []*Event) {
 	t.Helper()
 	r, err := NewReader(bytes.NewReader(data))
 	if err != nil {
@@ -67,7 +67,7 @@ func readEvents(t testing.TB, data []byte) (Version, []Event) {
 }
 
 // readTextEvents reads a whole text trace, cloning every event.
-func readTextEvents(t testing.TB, text []byte) (Version, []Event) {
+func readTextEvents(t testing.TB, text []byte) (Version, []*Event) {
 	t.Helper()
 	r, err := NewTextReader(bytes.NewReader(text))
 	if err != nil {
@@ -76,9 +76,9 @@ func readTextEvents(t testing.TB, text []byte) (Version, []Event) {
 	return r.Version(), collect(t, r.All())
 }
 
-func collect(t testing.TB, events iter.Seq2[Event, error]) []Event {
+func collect(t testing.TB, events iter.Seq2[*Event, error]) []*Event {
 	t.Helper()
-	var evs []Event
+	var evs []*Event
 	for ev, err := range events {
 		if err != nil {
 			t.Fatal(err)
@@ -93,7 +93,7 @@ func collect(t testing.TB, events iter.Seq2[Event, error]) []Event {
 func convert(in []byte, fromText, toText, pad bool) ([]byte, error) {
 	var (
 		v    Version
-		read func() (Event, error)
+		read func() (*Event, error)
 	)
 	if fromText {
 		r, err := NewTextReader(bytes.NewReader(in))
@@ -110,7 +110,7 @@ func convert(in []byte, fromText, toText, pad bool) ([]byte, error) {
 	}
 	var out bytes.Buffer
 	var w interface {
-		Write(Event) error
+		Write(*Event) error
 		Flush() error
 	}
 	if toText {

@@ -25,7 +25,8 @@ const HeaderLen = 16
 
 const minBuf = 64 << 10
 
-// maxPlainArgs is the most arguments of any event type.
+// maxPlainArgs is the most arguments of any event type; the fast path
+// relies on it (the tables check at init).
 const maxPlainArgs = 5
 
 // Reader reads the events of a binary trace, in stream order.
@@ -41,11 +42,15 @@ type Reader struct {
 	MaxFrames int
 
 	source
-	v      Version
-	tab    *table
-	rest   []byte               // buf[pos:end] between calls to Read; empty after an error
-	fast   *[256]uint8          // table.plain of the version; nil after an error
-	plain  [maxPlainArgs]uint64 // Args of events without frames or data
+	v   Version
+	tab *table
+	// ev is the event Read returns. While plain is set it holds an event
+	// of plain arguments only: Args is argBuf[:n], Data and Widths nil,
+	// and the fast path need only set Type and the length of Args.
+	ev     Event
+	plain  bool
+	argBuf [8]uint64
+	fast   [256]uint8 // table.plain of the version
 	args   []uint64
 	widths []uint8
 	need   int // bytes the event being decoded still lacks, at least
@@ -67,6 +72,7 @@ func NewReader(r io.Reader) (*Reader, error) {
 func (r *Reader) Reset(rd io.Reader) error {
 	if r.buf == nil {
 		r.buf = make([]byte, minBuf)
+		r.args = make([]uint64, 0, 16) // Args is never nil, as from the fast path
 	}
 	*r = Reader{MaxDataLen: r.MaxDataLen, MaxFrames: r.MaxFrames, source: source{r: rd, buf: r.buf}, args: r.args[:0], widths: r.widths[:0]}
 	if err := r.fill(HeaderLen); err != nil {
@@ -79,8 +85,7 @@ func (r *Reader) Reset(rd io.Reader) error {
 		return r.err
 	}
 	r.v, r.tab, r.pos = v, v.table(), HeaderLen
-	r.fast = &r.tab.plain
-	r.rest = r.buf[r.pos:r.end]
+	r.fast = r.tab.plain
 	return nil
 }
 
@@ -144,7 +149,7 @@ func checkVersion(n int) (Version, error) {
 func (r *Reader) Version() Version { return r.v }
 
 // Offset returns the byte offset of the next event in the stream.
-func (r *Reader) Offset() int64 { return r.off + int64(r.end-len(r.rest)) }
+func (r *Reader) Offset() int64 { return r.off + int64(r.pos) }
 
 // source is the buffered input both readers decode from: the bytes
 // buf[pos:end] are read and not yet consumed.
@@ -193,94 +198,102 @@ func (r *source) fill(need int) error {
 	return nil
 }
 
+// fastWindow is how many bytes the fast path needs in the buffer: more
+// than the longest event it decodes (a type byte and five 10-byte
+// varints), a power of two so that masked indexes need no bounds checks.
+const fastWindow = 64
+
 // Read returns the next event. At the end of the trace it returns io.EOF;
 // a trace cut inside an event gives an error wrapping io.ErrUnexpectedEOF.
 // Errors are sticky.
 //
-// The event's slices are valid until the next call to Read.
-func (r *Reader) Read() (Event, error) {
-	// The common case: an event of at most maxPlainArgs plain arguments,
-	// all in the buffer, each decoded in line when one or two bytes long.
-	// r.rest is empty after an error and before the header.
-	b := r.rest
-	if len(b) == 0 {
+// The Event and its slices belong to the Reader and are valid until the
+// next call to Read; Clone keeps one.
+func (r *Reader) Read() (*Event, error) {
+	// The common case: an event of plain arguments only, all in the
+	// buffer. r.plain is false after an error and before the header.
+	pos := r.pos
+	if uint(pos)+fastWindow > uint(r.end) || !r.plain {
 		return r.readSlow()
 	}
-	t := b[0]
-	na := r.fast[t]
+	w := (*[fastWindow]byte)(r.buf[pos:])
+	t := w[0]
+	na := r.fast[t] & 7
 	if na == 0 {
 		return r.readSlow()
 	}
-	args := r.plain[:na-1]
-	p := 1
+	args := r.argBuf[:na-1]
+	p := uint(1)
 	for i := range args {
-		if p >= len(b) {
-			return r.readSlow()
-		}
-		c := b[p]
+		c := w[p&(fastWindow-1)]
 		if c < 0x80 {
 			args[i] = uint64(c)
 			p++
 			continue
 		}
-		if p+1 < len(b) {
-			if c2 := b[p+1]; c2 < 0x80 && c2 != 0 {
-				args[i] = uint64(c&0x7f) | uint64(c2)<<7
-				p += 2
-				continue
-			}
+		if c2 := w[(p+1)&(fastWindow-1)]; c2-1 < 0x7f {
+			args[i] = uint64(c&0x7f) | uint64(c2)<<7
+			p += 2
+			continue
 		}
-		v, n := varint.Consume(b[p:])
-		if n <= 0 || b[p+n-1] == 0 {
-			return r.readSlow() // short, overflowing or padded: the careful path
+		v, n := varint.Consume(w[p&(fastWindow-1):])
+		if n <= 0 || w[(p+uint(n)-1)&(fastWindow-1)] == 0 {
+			return r.readSlow() // overflowing or padded: the careful path
 		}
 		args[i] = v
-		p += n
+		p += uint(n)
 	}
-	r.rest = b[p:]
-	return Event{Version: r.v, Type: EventType(t), Args: args}, nil
+	r.pos = pos + int(p)
+	r.ev.Type = EventType(t)
+	r.ev.Args = args
+	return &r.ev, nil
 }
 
 // readSlow reads the events the fast path leaves: those with frames or
-// data, with padded varints, cut by the end of the buffer, or broken.
-func (r *Reader) readSlow() (Event, error) {
+// data, with padded varints, near the end of the buffer, or broken.
+func (r *Reader) readSlow() (*Event, error) {
 	if r.err != nil {
-		return Event{}, r.err
+		return nil, r.err
 	}
-	if r.fast == nil {
-		return Event{}, r.setErr(errors.New("gotraceraw: Read before Reset"))
+	if r.tab == nil {
+		return nil, r.setErr(errors.New("gotraceraw: Read before Reset"))
 	}
-	r.pos = r.end - len(r.rest)
-	defer func() { r.rest = r.buf[r.pos:r.end] }()
+	if !r.plain {
+		r.ev = Event{Version: r.v, Args: r.argBuf[:0]}
+		r.plain = true
+		if r.pos+fastWindow <= r.end {
+			return r.Read()
+		}
+	}
 	for {
 		r.need = 1
 		if b := r.buf[r.pos:r.end]; len(b) > 0 {
 			ev, n, err := r.decode(b)
 			if err != nil {
-				return Event{}, r.setErr(&FormatError{Offset: r.off + int64(r.pos), Err: err})
+				return nil, r.setErr(&FormatError{Offset: r.off + int64(r.pos), Err: err})
 			}
 			if n > 0 {
 				r.pos += n
-				return ev, nil
+				r.ev, r.plain = ev, false
+				return &r.ev, nil
 			}
 		}
 		// The event is not all in the buffer.
 		if r.eof {
 			if r.pos == r.end {
-				return Event{}, r.setErr(io.EOF)
+				return nil, r.setErr(io.EOF)
 			}
-			return Event{}, r.setErr(&FormatError{Offset: r.off + int64(r.pos), Err: fmt.Errorf("%v: %w", EventType(r.buf[r.pos]), io.ErrUnexpectedEOF)})
+			return nil, r.setErr(&FormatError{Offset: r.off + int64(r.pos), Err: fmt.Errorf("%v: %w", EventType(r.buf[r.pos]), io.ErrUnexpectedEOF)})
 		}
 		if err := r.fill(r.need); err != nil {
-			return Event{}, r.setErr(err)
+			return nil, r.setErr(err)
 		}
 	}
 }
 
 // setErr makes err sticky.
 func (r *Reader) setErr(err error) error {
-	r.err, r.fast = err, nil
-	r.pos = r.end // leaves r.rest empty
+	r.err, r.plain = err, false
 	return err
 }
 
@@ -387,14 +400,14 @@ func limit(v, def int) int {
 }
 
 // All returns an iterator over the remaining events: each event with a nil
-// error, then, when reading stops early, the error. The events are valid
+// error, then, when reading stops early, the error. Each event is valid
 // only until the next iteration.
-func (r *Reader) All() iter.Seq2[Event, error] {
+func (r *Reader) All() iter.Seq2[*Event, error] {
 	return all(r.Read)
 }
 
-func all(read func() (Event, error)) iter.Seq2[Event, error] {
-	return func(yield func(Event, error) bool) {
+func all(read func() (*Event, error)) iter.Seq2[*Event, error] {
+	return func(yield func(*Event, error) bool) {
 		for {
 			ev, err := read()
 			if err == io.EOF {

@@ -351,6 +351,9 @@ var tables = func() (m [Go126 + 1]*table) {
 				tab.kind[t] |= kStack
 			}
 			if !s.IsStack && !s.HasData {
+				if len(s.Args) > maxPlainArgs {
+					panic("gotraceraw: " + s.Name + " has more arguments than the fast path holds")
+				}
 				tab.plain[t] = uint8(len(s.Args)) + 1
 			}
 			if s.HasData {

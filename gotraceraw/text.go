@@ -30,7 +30,7 @@ var argText = func() (m [len(specs)][]string) {
 
 // appendText appends the text form of e and a newline, as Go's TextWriter
 // does, without checking e.
-func appendText(b []byte, e Event) []byte {
+func appendText(b []byte, e *Event) []byte {
 	if int(e.Type) >= len(specs) || specs[e.Type].Name == "" {
 		b = append(b, e.Type.String()...)
 		for _, a := range e.Args {
@@ -181,7 +181,7 @@ func NewTextWriter(w io.Writer, v Version) (*TextWriter, error) {
 // Write writes one event. It refuses an event that does not fit its type,
 // as Writer.Write does; Widths are not part of the text form. Errors from
 // the underlying writer are sticky.
-func (w *TextWriter) Write(e Event) error {
+func (w *TextWriter) Write(e *Event) error {
 	if w.err != nil {
 		return w.err
 	}
@@ -229,6 +229,7 @@ type TextReader struct {
 	tab    *table
 	args   []uint64
 	data   []byte
+	ev     Event // what Read returns
 	err    error
 }
 
@@ -344,14 +345,25 @@ func (r *TextReader) nextLine() ([]byte, error) {
 // io.ErrUnexpectedEOF. Errors are SyntaxErrors carrying the line, and
 // sticky.
 //
-// The event's slices are valid until the next call to Read.
-func (r *TextReader) Read() (Event, error) {
+// The Event and its slices belong to the TextReader and are valid until
+// the next call to Read; Clone keeps one.
+func (r *TextReader) Read() (*Event, error) {
 	if r.err != nil {
-		return Event{}, r.err
+		return nil, r.err
 	}
+	ev, err := r.read()
+	if err != nil {
+		return nil, r.fail(err)
+	}
+	r.ev = ev
+	return &r.ev, nil
+}
+
+// read parses the next event; Read makes its errors sticky.
+func (r *TextReader) read() (Event, error) {
 	l, err := r.nextLine()
 	if err != nil {
-		return Event{}, r.fail(err)
+		return Event{}, err
 	}
 	i := skipSpace(l, 0)
 	j := i
@@ -363,18 +375,18 @@ func (r *TextReader) Read() (Event, error) {
 	}
 	t, ok := r.tab.lookup(l[i:j])
 	if !ok {
-		return Event{}, r.fail(fmt.Errorf("%w %q in a %v trace", ErrEventType, l[i:j], r.v))
+		return Event{}, fmt.Errorf("%w %q in a %v trace", ErrEventType, l[i:j], r.v)
 	}
 	s := &specs[t]
 	args, err := parseArgs(r.args[:0], l[j:], s.Args, argPrefixes[t])
 	r.args = args
 	if err != nil {
-		return Event{}, r.fail(err)
+		return Event{}, err
 	}
 	if s.IsStack {
 		nf := args[1]
 		if nf > uint64(limit(r.MaxFrames, DefaultMaxFrames)) {
-			return Event{}, r.fail(fmt.Errorf("%w: stack of %d frames (limit %d)", ErrTooLarge, nf, limit(r.MaxFrames, DefaultMaxFrames)))
+			return Event{}, fmt.Errorf("%w: stack of %d frames (limit %d)", ErrTooLarge, nf, limit(r.MaxFrames, DefaultMaxFrames))
 		}
 		for f := 0; f < int(nf); f++ {
 			l, err := r.nextLine()
@@ -382,11 +394,11 @@ func (r *TextReader) Read() (Event, error) {
 				err = fmt.Errorf("stack with %d of %d frames: %w", f, nf, io.ErrUnexpectedEOF)
 			}
 			if err != nil {
-				return Event{}, r.fail(err)
+				return Event{}, err
 			}
 			if args, err = parseArgs(args, l, FrameFields[:], framePrefixes); err != nil {
 				r.args = args
-				return Event{}, r.fail(err)
+				return Event{}, err
 			}
 		}
 		r.args = args
@@ -398,7 +410,7 @@ func (r *TextReader) Read() (Event, error) {
 			return ev, nil // no data line: empty data
 		}
 		if err != nil {
-			return Event{}, r.fail(err)
+			return Event{}, err
 		}
 		eq := bytes.IndexByte(l, '=')
 		if eq < 0 || string(bytes.TrimSpace(l[:eq])) != "data" {
@@ -407,7 +419,7 @@ func (r *TextReader) Read() (Event, error) {
 			return ev, nil
 		}
 		if ev.Data, err = r.unquote(bytes.TrimSpace(l[eq+1:])); err != nil {
-			return Event{}, r.fail(err)
+			return Event{}, err
 		}
 	}
 	return ev, nil
@@ -436,7 +448,7 @@ func (r *TextReader) unquote(q []byte) ([]byte, error) {
 // All returns an iterator over the remaining events: each event with a nil
 // error, then, when reading stops early, the error. The events are valid
 // only until the next iteration.
-func (r *TextReader) All() iter.Seq2[Event, error] {
+func (r *TextReader) All() iter.Seq2[*Event, error] {
 	return all(r.Read)
 }
 

@@ -211,7 +211,7 @@ func TestTextWriterIdentity(t *testing.T) {
 	}
 	var b bytes.Buffer
 	w, _ := NewTextWriter(&b, Go126)
-	if err := w.Write(Event{Type: EvString, Args: []uint64{1}, Data: []byte{}}); err != nil {
+	if err := w.Write(&Event{Type: EvString, Args: []uint64{1}, Data: []byte{}}); err != nil {
 		t.Fatal(err)
 	}
 	w.Flush()

@@ -58,7 +58,7 @@ func NewWriter(w io.Writer, v Version) (*Writer, error) {
 // Write encodes one event. It refuses an event that does not fit its type
 // (see check) with an error wrapping ErrEvent or ErrEventType. Errors from
 // the underlying writer are sticky.
-func (w *Writer) Write(e Event) error {
+func (w *Writer) Write(e *Event) error {
 	if w.err != nil {
 		return w.err
 	}
@@ -106,7 +106,7 @@ func (w *Writer) Flush() error { return w.flush() }
 // arguments (for a Stack, 2 + 4*nframes), data only on a type with data,
 // and Widths, when set, has one width per varint, each wide enough for its
 // value and at most ten bytes. It returns the type's table flags.
-func check(e Event, v Version, tab *table) (uint8, error) {
+func check(e *Event, v Version, tab *table) (uint8, error) {
 	if e.Version != v && e.Version != 0 {
 		return 0, fmt.Errorf("%w: %v event in a %v trace", ErrEvent, e.Version, v)
 	}

@@ -31,10 +31,10 @@ func TestWriterRefuses(t *testing.T) {
 		var b bytes.Buffer
 		w, _ := NewWriter(&b, tc.v)
 		tw, _ := NewTextWriter(&b, tc.v)
-		if err := w.Write(tc.e); !errors.Is(err, tc.want) {
+		if err := w.Write(&tc.e); !errors.Is(err, tc.want) {
 			t.Errorf("%s: Writer: %v, want %v", tc.name, err, tc.want)
 		}
-		if err := tw.Write(tc.e); !errors.Is(err, tc.want) && tc.e.Widths == nil {
+		if err := tw.Write(&tc.e); !errors.Is(err, tc.want) && tc.e.Widths == nil {
 			t.Errorf("%s: TextWriter: %v, want %v", tc.name, err, tc.want)
 		}
 	}
@@ -44,7 +44,7 @@ func TestWriterRefuses(t *testing.T) {
 }
 
 func TestPadBatchLengths(t *testing.T) {
-	evs := []Event{
+	evs := []*Event{
 		{Type: EvEventBatch, Args: []uint64{1, 2, 3, 4}},
 		{Type: EvExperimentalBatch, Args: []uint64{1, 2, 3, 4}, Data: []byte("ab")},
 	}
@@ -80,7 +80,7 @@ func TestWriterSticky(t *testing.T) {
 	if err := w.Flush(); err == nil {
 		t.Fatal("no error")
 	}
-	if err := w.Write(Event{Type: EvProcStop, Args: []uint64{1}}); err == nil || fw.n != 1 {
+	if err := w.Write(&Event{Type: EvProcStop, Args: []uint64{1}}); err == nil || fw.n != 1 {
 		t.Errorf("after a failure: %v, %d writes", err, fw.n)
 	}
 }

@@ -92,11 +92,11 @@ func toWire(w io.Writer, r io.Reader, pad bool) error {
 }
 
 type eventWriter interface {
-	Write(gotraceraw.Event) error
+	Write(*gotraceraw.Event) error
 	Flush() error
 }
 
-func copyEvents(w eventWriter, events func(func(gotraceraw.Event, error) bool)) error {
+func copyEvents(w eventWriter, events func(func(*gotraceraw.Event, error) bool)) error {
 	var readErr error
 	for ev, err := range events {
 		if err != nil {
