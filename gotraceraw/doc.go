@@ -98,10 +98,19 @@
 //
 // # Ownership
 //
-// Read returns an Event by value whose Args, Data and Widths point into the
-// reader's buffers: they are valid until the next call to Read. Event.Clone
-// copies them. The writers do not keep the events they are given. Reader,
-// TextReader, Writer and TextWriter are not safe for concurrent use.
+// Read returns a pointer to an Event the reader owns, whose Args, Data and
+// Widths point into the reader's buffers: all of it is valid until the
+// next call to Read, and Event.Clone copies it. The writers take a pointer
+// too and do not keep the events they are given. Reader, TextReader,
+// Writer and TextWriter are not safe for concurrent use.
+//
+// The conventions of this module have a Read return its record by value.
+// An Event is ten words, and returned by value it cost every caller that
+// used it a copy through memory, which the processor could not forward
+// from the stores that had just written it: reading the large trace of
+// Performance and touching each event took 15 ns an event that way and
+// 6 ns through a pointer (archive/tar's Next returns a pointer for the same
+// kind of record).
 //
 // # Errors
 //

@@ -216,7 +216,7 @@ func (r *Reader) Read() (*Event, error) {
 	if uint(pos)+fastWindow > uint(r.end) || !r.plain {
 		return r.readSlow()
 	}
-	w := (*[fastWindow]byte)(r.buf[pos:])
+	w := (*[fastWindow]byte)(r.buf[pos : pos+fastWindow])
 	t := w[0]
 	na := r.fast[t] & 7
 	if na == 0 {
@@ -245,7 +245,7 @@ func (r *Reader) Read() (*Event, error) {
 	}
 	r.pos = pos + int(p)
 	r.ev.Type = EventType(t)
-	r.ev.Args = args
+	r.ev.Args = r.ev.Args[:len(args)] // argBuf already: no pointer to store
 	return &r.ev, nil
 }
 
