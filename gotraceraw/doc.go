@@ -125,40 +125,47 @@
 //
 // # Performance
 //
-// Reader decodes from its own buffer, refilled in 64 KiB reads, with the one-
-// and two-byte varints of ordinary events decoded in line; it allocates
-// nothing per event (TestReadAllocs proves 0 allocations for a whole trace
-// with testing.AllocsPerRun; BenchmarkReader reports 0 allocs/op). The
+// Reader decodes from its own buffer, refilled in 64 KiB reads. While 64
+// bytes of it remain, an event of plain arguments is decoded from a
+// fixed-size window with masked indexes (no bounds checks), its one- and
+// two-byte varints in line, into the Event the Reader keeps: only Type and
+// the length of Args change. Stacks, data, padded varints and the last
+// bytes of the buffer take the careful path. It allocates nothing per event
+// (TestReadAllocs proves 0 allocations for a whole trace with
+// testing.AllocsPerRun; BenchmarkReader reports 0 allocs/op). The
 // TextReader reads lines in place and parses the printed "name=digits" form
 // in one pass, comparing argument names a word at a time; the TextWriter
 // appends into one buffer with its own number formatting.
 //
 // bench/gotraceraw/compare.sh runs Go's own internal/trace/raw (copied from
-// GOROOT at run time) and this package side by side, in five interleaved
-// rounds of 2 s per benchmark, on a trace recorded by
-// bench/gotraceraw/largeprog (25.4 MB, 4.83 million events, 33% each
-// GoUnblock, GoStart, GoBlock; text form 177 MB, which the script first
-// checks is byte for byte what Go's TextWriter prints). Measured 2026-11-21 on the
-// project machine: 2 cores shared with five other jobs (load average 7),
-// go1.26.8 linux/amd64. Per event, median of the rounds, CPU time of all
-// threads (GC included) and wall-clock; the ratio is Go's over ours:
+// GOROOT at run time) and this package side by side, in interleaved rounds
+// of 2 s per benchmark, on a trace recorded by bench/gotraceraw/largeprog
+// (25.4 MB, 4.83 million events, 33% each GoUnblock, GoStart, GoBlock; text
+// form 177 MB, which the script first checks is byte for byte what Go's
+// TextWriter prints). Both readers' loops take the type and argument count
+// of every event, as any use does. Measured 2026-11-21 on the project
+// machine (2 cores, go1.26.8 linux/amd64, GOAMD64=v1) in two runs of five
+// rounds; per event, the medians of the rounds of each run, CPU time of all
+// threads (GC included), and the ratios Go's over ours in CPU time and in
+// wall-clock time:
 //
-//	                  CPU ns: Go    ours   ratio   wall ns: Go    ours   ratio
-//	wire Reader               47.6   7.6   6.3x            151.5  17.8   8.5x
-//	TextReader               336.6  46.6   7.2x            774.2  89.6   8.6x
-//	TextWriter               221.4  35.5   6.2x            579.8  77.0   7.5x
-//	wire Writer               16.5  18.0   0.9x             46.6  38.8   1.2x
+//	              CPU ns: Go     ours        ratio CPU    ratio wall
+//	wire Reader   52.3, 45.6   5.9, 5.4    8.9x, 8.5x   8.5x, 8.1x
+//	TextReader   279.8, 266.0  49.4, 47.8  5.7x, 5.6x   5.6x, 5.5x
+//	TextWriter   262.6, 187.7  36.2, 33.3  7.3x, 5.6x   7.0x, 5.3x
+//	wire Writer   17.3, 16.3   16.8, 16.5  1.0x, 1.0x   1.0x, 1.0x
 //
-// Per round the wire Reader's CPU ratio ranged from 5.0x to 8.1x and its
-// wall-clock ratio from 4.7x to 10.8x: the machine's load moved more than the
-// difference being measured. The best of 15 alternating passes over the same
-// trace, each after a GC (the least disturbed estimate), gave Go 38.1–45.7
-// ns and ours 5.7–6.2 ns per event: 6.6x to 7.4x. So the wire Reader reads
-// about 7 times as many events per second as Go's, short of the 8x aimed
-// for; the TextReader and TextWriter (aim: 5x) are 6.2x to 8.6x on the
-// medians of both measures. Go's Reader allocates one Args slice per event
-// (27 B) and reads through bufio byte by byte; its TextReader allocates twice
-// per event and its TextWriter five times. Ours allocate nothing per event.
-// Both wire Writers append varints into a buffer and are about as fast; ours
-// also checks every event against its type.
+// The machine's speed drifts while it runs, so single rounds scatter: the
+// wire Reader's wall-clock ratio per round was 4.9x to 9.8x, the
+// TextReader's 4.2x to 6.4x, the TextWriter's 4.9x to 7.9x; the medians
+// meet the aims (8x, 5x, 5x) in both runs. A run just before the last
+// change to the fast path (5% fewer instructions an event) gave the wire
+// Reader 7.8x wall-clock and 8.3x CPU. Returning the Event by value, as
+// this package did before, the wire Reader was 6.6x to 7.1x with the events
+// left untouched and under 3x once the loop used them. Go's Reader
+// allocates one Args slice per event (27 B) and reads through bufio byte by
+// byte; its TextReader allocates twice per event and its TextWriter five
+// times. Ours allocate nothing per event. Both wire Writers append varints
+// into a buffer and are about as
+// fast; ours also checks every event against its type.
 package gotraceraw
