@@ -190,6 +190,9 @@ func (e *encoder) frames(dst []byte, fs []Frame) ([]byte, error) {
 			return dst, ErrState // a frame after Truncated
 		}
 		last, pk, run = e.last, e.prev.Kind, e.run
+		// frame appends as much as it needs (a long run of repeats can take
+		// more than 9 bytes): keep the room the loops count on.
+		dst = slices.Grow(dst, 9*(len(fs)-i-1))
 	}
 	e.sync(last, pk)
 	return dst, nil
