@@ -49,7 +49,7 @@ type Reader struct {
 	// and the fast path need only set Type and the length of Args.
 	ev     Event
 	plain  bool
-	argBuf [8]uint64 // 8, so that Read's mask by 7 drops the bounds check
+	argBuf [8]uint64  // 8, so that Read's mask by 7 drops the bounds check
 	fast   [256]uint8 // table.plain of the version
 	args   []uint64
 	widths []uint8
