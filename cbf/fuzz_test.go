@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"testing"
+	"testing/iotest"
 
 	"github.com/tracefmt/tracefmt/internal/testutil"
 )
@@ -28,8 +29,9 @@ func FuzzReader(f *testing.F) {
 		for _, mode := range []struct{ lenient, expand bool }{{false, false}, {true, false}, {false, true}, {true, true}} {
 			r := NewReader(bytes.NewReader(data))
 			r.Lenient, r.Expand, r.MaxFrames, r.MaxRepeat = mode.lenient, mode.expand, 1<<16, 1<<12
-			// A second reader goes frame by frame and must agree.
-			fr := NewReader(bytes.NewReader(data))
+			// A second reader goes frame by frame, fed a byte at a time,
+			// and must agree.
+			fr := NewReader(iotest.OneByteReader(bytes.NewReader(data)))
 			fr.Lenient, fr.Expand, fr.MaxRepeat = mode.lenient, mode.expand, 1<<12
 			for {
 				rec, err := r.Read()

@@ -6,6 +6,8 @@ import (
 	"io"
 	"iter"
 	"math"
+	"slices"
+	"unsafe"
 
 	"github.com/tracefmt/tracefmt/bitfield"
 )
@@ -138,29 +140,47 @@ func (z *Reader) Next() (WordSize, error) {
 			return 0, z.err
 		}
 	}
-	info := uint64(z.buf[z.pos])
-	off := z.Offset()
-	if infoVersion.Get(info) != 0 {
-		z.err = &FormatError{off, ErrVersion}
-		return 0, z.err
+	return z.begin()
+}
+
+// infoWords maps an info byte to its word size, or to 0 for a bad one.
+var infoWords [256]WordSize
+
+func init() {
+	for i := range infoWords {
+		if infoVersion.Get(uint64(i)) == 0 {
+			infoWords[i] = [4]WordSize{Word16, Word32, Word64, 0}[infoSize.Get(uint64(i))]
+		}
 	}
-	var w WordSize
-	switch infoSize.Get(info) {
-	case 0:
-		w = Word16
-	case 1:
-		w = Word32
-	case 2:
-		w = Word64
-	default:
-		z.err = &FormatError{off, ErrWordSize}
-		return 0, z.err
+}
+
+// begin starts the record whose info byte is at z.pos.
+func (z *Reader) begin() (WordSize, error) {
+	info := z.buf[z.pos]
+	w := infoWords[info]
+	if w == 0 {
+		return z.badInfo(uint64(info))
 	}
+	z.recOff = z.Offset()
 	z.pos++
-	z.inRec, z.recOff = true, off
+	z.start(w)
+	return w, nil
+}
+
+// start sets the state of a record of w-bit words that begins at z.pos.
+func (z *Reader) start(w WordSize) {
+	z.inRec = true
 	z.word, z.mask, z.nbytes = w, w.mask(), w.Bytes()
 	z.last, z.prev, z.hasPrev, z.pending = 0, Frame{}, false, 0
-	return w, nil
+}
+
+func (z *Reader) badInfo(info uint64) (WordSize, error) {
+	err := ErrWordSize
+	if infoVersion.Get(info) != 0 {
+		err = ErrVersion
+	}
+	z.err = &FormatError{z.Offset(), err}
+	return 0, z.err
 }
 
 // Frame returns the next frame of the current record, or io.EOF after its
@@ -206,64 +226,76 @@ func (z *Reader) Frame() (Frame, error) {
 // call to Read or Next. It returns io.EOF when the stream ends between
 // records.
 func (z *Reader) Read() (Record, error) {
-	w, err := z.Next()
-	if err != nil {
-		return Record{}, err
-	}
 	limit := z.MaxFrames
 	if limit <= 0 {
 		limit = DefaultMaxFrames
 	}
-	frames := z.frames[:0]
-	mask, nbytes := z.mask, z.nbytes
+	if z.inRec || z.err != nil || z.deferred != nil || z.pos == z.end {
+		w, err := z.Next()
+		if err != nil {
+			return Record{}, err
+		}
+		return z.readRest(w, z.frames[:0], limit)
+	}
+	// The common record, address frames up to end inside the buffer, is
+	// read here without the state Next and Frame keep.
+	w := infoWords[z.buf[z.pos]]
+	if w == 0 {
+		_, err := z.begin()
+		return Record{}, err
+	}
+	off := z.Offset()
+	frames := z.frames[:min(cap(z.frames), limit)]
+	n, pos, last := addrFrames(w, frames, z.buf[:z.end], z.pos+1, 0)
+	if pos < z.end && z.buf[pos] == opEnd {
+		z.pos = pos + 1
+		return Record{Word: w, Frames: frames[:n], Offset: off}, nil
+	}
+	z.recOff, z.pos = off, pos
+	z.start(w)
+	z.last = last
+	return z.readRest(w, frames[:n], limit)
+}
+
+// readRest reads the rest of the current record after frames.
+func (z *Reader) readRest(w WordSize, frames []Frame, limit int) (Record, error) {
+	var err error
+loop:
 	for {
 		if z.inRec && z.pending == 0 {
-			// Address frames straight from the buffer while it holds an
-			// instruction byte and a full 8-byte load after it.
-			pos, last, n0 := z.pos, z.last, len(frames)
-			buf := z.buf[:z.end]
-			for pos+9 <= len(buf) && len(frames) < limit {
-				// The constants are the instruction layout's fields
-				// (checked in init); a table lookup or variable shift
-				// here would lengthen the chain from one instruction
-				// byte to the next one's position.
-				op := buf[pos]
-				n := int(op&hotCountMask) + 1
-				if op-hotFirst >= hotSpan || n > nbytes {
-					break
-				}
-				// One arithmetic shift sign-extends the n-byte operand
-				// (bitfield.SignExtend costs three shifts and a branch).
-				v := uint64(int64(binary.BigEndian.Uint64(buf[pos+1:pos+9])) >> (64 - 8*uint(n)))
-				if op&hotAbs == 0 {
-					v += last
-				}
-				v &= mask
-				last = v
-				pos += 1 + n
-				frames = append(frames, Frame{Kind: Kind(op >> hotClassShift), Addr: v})
+			if len(frames) == cap(frames) {
+				frames = slices.Grow(frames, 64)
 			}
-			if len(frames) > n0 {
-				z.pos, z.last = pos, last
-				z.prev, z.hasPrev = frames[len(frames)-1], true
-			}
-			if pos < len(buf) && buf[pos] == opEnd {
+			n0 := len(frames)
+			n, pos, last := addrFrames(w, frames[n0:min(cap(frames), limit)], z.buf[:z.end], z.pos, z.last)
+			frames = frames[:n0+n]
+			z.pos, z.last = pos, last
+			if pos < z.end && z.buf[pos] == opEnd {
 				z.pos, z.inRec = pos+1, false
-				break
+				break loop
+			}
+			if len(frames) == cap(frames) && len(frames) < limit {
+				continue // dst was full
 			}
 		}
 		var f Frame
-		if z.pending > 0 {
+		switch {
+		case z.pending > 0:
 			z.pending--
 			f = z.prev
-		} else if !z.inRec {
-			break
-		} else if f, err = z.decode(); err != nil {
-			if err == io.EOF {
-				break
+		case !z.inRec:
+			break loop
+		default:
+			if len(frames) > 0 {
+				// What rep repeats: addrFrames does not keep z.prev.
+				z.prev, z.hasPrev = frames[len(frames)-1], true
 			}
-			z.frames = frames
-			return Record{}, err
+			if f, err = z.decode(); err == io.EOF {
+				break loop
+			} else if err != nil {
+				z.frames = frames
+				return Record{}, err
+			}
 		}
 		if len(frames) >= limit {
 			z.frames = frames
@@ -455,6 +487,73 @@ func (z *Reader) count(b []byte) (uint64, bool) {
 	}
 	return v, true
 }
+
+// addrFrames decodes the pc, ra and async instructions of a w-bit record
+// from src at pos into dst while src holds an instruction byte and a full
+// 8-byte load after it, stopping at any other instruction, an operand
+// wider than the word or a full dst. It returns the frames decoded, the
+// next position and the last address.
+func addrFrames(w WordSize, dst []Frame, src []byte, pos int, last uint64) (int, int, uint64) {
+	switch w {
+	case Word64:
+		return addrWords[uint64](dst, src, pos, last)
+	case Word32:
+		return addrWords[uint32](dst, src, pos, last)
+	}
+	return addrWords[uint16](dst, src, pos, last)
+}
+
+// addrWords is addrFrames for one word type. Being generic, it is compiled
+// once per word size, with the word's mask and operand limit as constants
+// (the check vanishes for 64 bits), which keeps every value of the loop in
+// a register.
+//
+// The other constants are the instruction layout's fields (checked in
+// init). The switch on the operand length is there for speed: the next
+// position then comes from a predicted branch instead of waiting on the
+// load of the instruction byte, which chained every frame to the one
+// before.
+func addrWords[W word](dst []Frame, src []byte, pos int, last uint64) (int, int, uint64) {
+	nbytes := int(unsafe.Sizeof(W(0)))
+	i := 0
+	for ; i < len(dst) && pos < len(src)-8; i++ {
+		b := (*[9]byte)(src[pos:])
+		op := b[0]
+		if op-hotFirst >= hotSpan || int(op&hotCountMask) >= nbytes {
+			break
+		}
+		// One arithmetic shift of an 8-byte load sign-extends the operand.
+		w := int64(binary.BigEndian.Uint64(b[1:]))
+		var v uint64
+		switch op & hotCountMask {
+		case 0:
+			v, pos = uint64(w>>56), pos+2
+		case 1:
+			v, pos = uint64(w>>48), pos+3
+		case 2:
+			v, pos = uint64(w>>40), pos+4
+		case 3:
+			v, pos = uint64(w>>32), pos+5
+		case 4:
+			v, pos = uint64(w>>24), pos+6
+		case 5:
+			v, pos = uint64(w>>16), pos+7
+		case 6:
+			v, pos = uint64(w>>8), pos+8
+		default:
+			v, pos = uint64(w), pos+9
+		}
+		if op&hotAbs == 0 {
+			v += last
+		}
+		last = uint64(W(v))
+		dst[i] = Frame{Kind: Kind(op >> hotClassShift), Addr: last}
+	}
+	return i, pos, last
+}
+
+// word is the Go type of a word size.
+type word interface{ uint16 | uint32 | uint64 }
 
 // operand returns the n-byte big-endian operand after b[0], sign-extended
 // from its first byte; b holds at least 9 bytes.
