@@ -1,7 +1,5 @@
 package cbf
 
-import "slices"
-
 // NativeWord is the word size of uintptr on this machine.
 const NativeWord = WordSize(32 << (^uintptr(0) >> 63))
 
@@ -77,49 +75,12 @@ func AppendUintptrs(dst []byte, pcs []uintptr) ([]byte, error) {
 	return appendChunks(dst, NativeWord, RA, pcs)
 }
 
-// appendChunks encodes a record of address frames: straight from addrs
-// while no run of equal addresses begins, then through frames on the
-// stack, 64 at a time, and the Writer's loop.
+// appendChunks encodes a record of address frames through frames on the
+// stack, 32 at a time, and the Writer's loop.
 func appendChunks[T uint64 | uintptr](dst []byte, w WordSize, k Kind, addrs []T) ([]byte, error) {
 	var e encoder
 	dst, err := e.begin(dst, w)
-	if err != nil {
-		return dst, err
-	}
-	i := 0
-	if k.HasAddr() {
-		last, mask, shift := e.last, e.mask, e.shift
-		dst = slices.Grow(dst, 9*len(addrs))
-		for ; i < len(addrs); i++ {
-			a := uint64(addrs[i])
-			if a > mask || (i > 0 && a == last) {
-				break
-			}
-			delta := (a - last) & mask
-			nAbs, nRel := opLen(a, shift), opLen(delta, shift)
-			if nAbs < nRel {
-				dst = putAddr(dst, addrOps[k&3][1][nAbs&15], a, nAbs)
-			} else {
-				dst = putAddr(dst, addrOps[k&3][0][nRel&15], delta, nRel)
-			}
-			last = a
-		}
-		if i > 0 {
-			e.last, e.prev, e.hasPrev = last, Frame{Kind: k, Addr: last}, true
-		}
-	}
-	if i < len(addrs) {
-		if dst, err = appendRest(&e, dst, k, addrs[i:]); err != nil {
-			return dst, err
-		}
-	}
-	return e.end(dst)
-}
-
-// appendRest encodes addrs through frames on the stack, 64 at a time.
-func appendRest[T uint64 | uintptr](e *encoder, dst []byte, k Kind, addrs []T) ([]byte, error) {
-	var chunk [64]Frame
-	var err error
+	var chunk [16]Frame
 	for i := 0; err == nil && i < len(addrs); i += len(chunk) {
 		fs := chunk[:min(len(chunk), len(addrs)-i)]
 		for j := range fs {
@@ -127,5 +88,8 @@ func appendRest[T uint64 | uintptr](e *encoder, dst []byte, k Kind, addrs []T) (
 		}
 		dst, err = e.frames(dst, fs)
 	}
-	return dst, err
+	if err != nil {
+		return dst, err
+	}
+	return e.end(dst)
 }

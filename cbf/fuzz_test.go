@@ -153,6 +153,25 @@ func FuzzRoundTrip(f *testing.F) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			// Writer.Write (twice, the second after buffered output) and
+			// WriteFrame write the same bytes.
+			var buf bytes.Buffer
+			wr := NewWriter(&buf)
+			for range 2 {
+				if err := wr.Write(Record{Word: w, Frames: fs}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			wr.Begin(w)
+			for _, f := range fs {
+				wr.WriteFrame(f)
+			}
+			if err := wr.End(); err != nil || wr.Flush() != nil {
+				t.Fatal(err)
+			}
+			if want := bytes.Repeat(enc, 3); !bytes.Equal(buf.Bytes(), want) {
+				t.Fatalf("Writer wrote % x, Append % x", buf.Bytes(), want)
+			}
 			rec, err := NewReader(bytes.NewReader(enc)).Read()
 			if err != nil {
 				t.Fatalf("% x: %v", enc, err)

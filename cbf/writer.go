@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/bits"
 	"slices"
+	"unsafe"
 
 	"github.com/tracefmt/tracefmt/bitfield"
 )
@@ -20,7 +21,6 @@ const MaxRepeatRun = 1 << 20
 type encoder struct {
 	word    WordSize
 	mask    uint64
-	shift   uint  // 64 - word size
 	state   uint8 // encIdle, encOpen, encTrunc
 	last    uint64
 	prev    Frame
@@ -41,8 +41,13 @@ func (e *encoder) begin(dst []byte, w WordSize) ([]byte, error) {
 	if e.state == encOpen {
 		return dst, ErrState
 	}
-	*e = encoder{word: w, mask: w.mask(), shift: 64 - uint(w), state: encOpen}
+	e.open(w)
 	return append(dst, infoBytes[w.code()]), nil
+}
+
+// open starts a record of w-bit words after its info byte.
+func (e *encoder) open(w WordSize) {
+	*e = encoder{word: w, mask: w.mask(), state: encOpen}
 }
 
 func (e *encoder) frame(dst []byte, f Frame) ([]byte, error) {
@@ -120,120 +125,101 @@ func (e *encoder) repeat() error {
 	return nil
 }
 
-// addr appends an address frame of kind k. Absolute only when strictly
-// shorter than the delta: the first frame, relative to 0, is therefore
-// always relative.
+// addr appends an address frame of kind k.
 func (e *encoder) addr(dst []byte, k Kind, a uint64) []byte {
-	delta := (a - e.last) & e.mask
-	nAbs, nRel := e.signedLen(a), e.signedLen(delta)
-	e.last = a
-	v, n, abs := delta, nRel, 0
-	if nAbs < nRel {
-		v, n, abs = a, nAbs, 1
-	}
-	return putAddr(slices.Grow(dst, 9), addrOps[k&3][abs][n&15], v, n)
+	f := [1]Frame{{Kind: k, Addr: a}}
+	dst, _, e.last, _ = appendFrames(e.word, slices.Grow(dst, 9), f[:], e.last, 0)
+	return dst
 }
 
-// putAddr appends the instruction byte op and the low n bytes of v, big
-// endian; dst must have room for 9 more bytes. It stores eight bytes with
-// the operand's n first and keeps n: one store instead of
-// bitfield.AppendBigEndian's byte loop.
-func putAddr(dst []byte, op byte, v uint64, n int) []byte {
-	i := len(dst)
-	b := dst[i : i+9]
-	b[0] = op
-	binary.BigEndian.PutUint64(b[1:9], v<<(64-8*uint(n)))
-	return dst[:i+1+n]
+// signedBytes is the fewest bytes whose sign extension gives back v, a W
+// word: bitfield.SignedLen of the sign-extended word, without its loop.
+func signedBytes[W word](v uint64) int {
+	s := 64 - 8*int(unsafe.Sizeof(W(0)))
+	x := v << s
+	// The top bit of x^(x<<1) is the last one that is not a copy of the
+	// sign; 1<<s gives 0 and -1 their one byte.
+	return (bits.Len64(x^(x<<1)|1<<s) - s + 7) >> 3
 }
 
-// frames encodes fs: address frames that differ from the one before in a
-// loop that keeps the encoder's state in registers, anything else through
-// frame.
+// frames encodes fs, address frames that differ from the one before in
+// appendFrames' loop, anything else through frame.
 func (e *encoder) frames(dst []byte, fs []Frame) ([]byte, error) {
 	if e.state != encOpen {
 		return dst, ErrState
 	}
-	last, mask, shift := e.last, e.mask, e.shift
 	// pk is the previous frame's kind (0 before the first); when it is an
-	// address kind, the previous frame's address is last. run is 0
-	// throughout the fast path.
-	pk, run := e.prev.Kind, e.run
-	// Room for the longest address frame each, so putAddr need not check.
-	dst = slices.Grow(dst, 9*len(fs))
+	// address kind, the previous frame's address is last.
+	last, pk := e.last, e.prev.Kind
 	for i := 0; i < len(fs); i++ {
-		if run == 0 && shift == 0 {
+		if e.run == 0 {
+			// Room for the longest address frame each.
+			dst = slices.Grow(dst, 9*(len(fs)-i))
 			var n int
-			dst, n, last, pk = addrs64(dst, fs[i:], last, pk)
+			dst, n, last, pk = appendFrames(e.word, dst, fs[i:], last, pk)
 			if i += n; i == len(fs) {
 				break
 			}
 		}
-		f := &fs[i]
-		if k := f.Kind; k-PC < 3 && f.Addr <= mask && run == 0 && (k != pk || f.Addr != last) {
-			a := f.Addr
-			delta := (a - last) & mask
-			nAbs, nRel := opLen(a, shift), opLen(delta, shift)
-			last, pk = a, k
-			if nAbs < nRel {
-				dst = putAddr(dst, addrOps[k&3][1][nAbs&15], a, nAbs)
-			} else {
-				dst = putAddr(dst, addrOps[k&3][0][nRel&15], delta, nRel)
-			}
-			continue
-		}
 		e.sync(last, pk)
 		var err error
-		if dst, err = e.frame(dst, *f); err != nil {
+		if dst, err = e.frame(dst, fs[i]); err != nil {
 			return dst, err
 		}
 		if e.state != encOpen && i+1 < len(fs) {
 			return dst, ErrState // a frame after Truncated
 		}
-		last, pk, run = e.last, e.prev.Kind, e.run
-		// frame appends as much as it needs (a long run of repeats can take
-		// more than 9 bytes): keep the room the loops count on.
-		dst = slices.Grow(dst, 9*(len(fs)-i-1))
+		last, pk = e.last, e.prev.Kind
 	}
 	e.sync(last, pk)
 	return dst, nil
 }
 
-// addrs64 is frames' loop for 64-bit words, where neither a mask nor a
-// sign extension is needed: it encodes the frames of fs up to the first
-// that is not an address frame differing from the one before, and returns
-// how many it took with the new state. dst must have room for 9 bytes a
-// frame. It keeps few values live so that they stay in registers.
-func addrs64(dst []byte, fs []Frame, last uint64, pk Kind) ([]byte, int, uint64, Kind) {
-	j := len(dst)
-	out := dst[:cap(dst)]
+// appendFrames appends the frames of fs to dst, a w-bit record, while they
+// are address frames that differ from the one before and dst has room for
+// one more without growing; it returns how many it took and the new last
+// and pk (see frames).
+func appendFrames(w WordSize, dst []byte, fs []Frame, last uint64, pk Kind) ([]byte, int, uint64, Kind) {
+	out, j, n := dst[:cap(dst)], len(dst), 0
+	switch w {
+	case Word64:
+		n, j, last, pk = putFrames[uint64](out, j, fs, last, pk)
+	case Word32:
+		n, j, last, pk = putFrames[uint32](out, j, fs, last, pk)
+	default:
+		n, j, last, pk = putFrames[uint16](out, j, fs, last, pk)
+	}
+	return out[:j], n, last, pk
+}
+
+// putFrames is appendFrames for one word type, writing to out from j
+// on; it returns the new j too. Like the Reader's addrWords it is compiled
+// once per word size, which keeps its values in registers.
+//
+// Swift's rule: an operand has the fewest bytes whose sign extension gives
+// the value back, and a frame is relative to the one before unless
+// absolute is strictly shorter (so the first frame, relative to 0, is
+// always relative). The eight bytes after the instruction byte are stored
+// at once, the operand's first.
+func putFrames[W word](out []byte, j int, fs []Frame, last uint64, pk Kind) (int, int, uint64, Kind) {
 	i := 0
-	for ; i < len(fs) && j+9 <= len(out); i++ {
+	for ; i < len(fs) && j < len(out)-8; i++ {
 		k, a := fs[i].Kind, fs[i].Addr
-		if k-PC >= 3 {
+		if k-PC >= 3 || a > uint64(^W(0)) || a == last && k == pk {
 			break
 		}
-		if a == last && (i == 0 && k == pk || i > 0 && k == fs[i-1].Kind) {
-			break // a repeat
+		d := uint64(W(a - last))
+		v, n, op := d, signedBytes[W](d), byte(k)<<hotClassShift
+		if nAbs := signedBytes[W](a); nAbs < n {
+			v, n, op = a, nAbs, op|hotAbs
 		}
-		// Relative unless absolute is strictly shorter, chosen without a
-		// branch: which one wins is data, and a mispredicted branch costs
-		// more than the arithmetic. x|1 has the byte length of x and
-		// spares Len64 its test for zero.
-		d := a - last
-		nAbs := (bits.Len64(a^uint64(int64(a)>>63)|1) + 8) >> 3
-		nRel := (bits.Len64(d^uint64(int64(d)>>63)|1) + 8) >> 3
-		abs := (nAbs - nRel) >> 63 // -1 when absolute is shorter, else 0
-		v := d ^ (d^a)&uint64(abs)
-		n := nRel + (nAbs-nRel)&abs
-		out[j] = opBase[k&3] | byte(abs&8) | byte(n-1)
-		binary.BigEndian.PutUint64(out[j+1:j+9], v<<((64-8*uint(n))&63))
+		b := (*[9]byte)(out[j:])
+		b[0] = op | byte(n-1)
+		binary.BigEndian.PutUint64(b[1:], v<<((64-8*uint(n))&63))
 		j += 1 + n
-		last = a
+		last, pk = a, k
 	}
-	if i > 0 {
-		pk = fs[i-1].Kind
-	}
-	return dst[:j], i, last, pk
+	return i, j, last, pk
 }
 
 // sync stores the state frames keeps in registers.
@@ -243,25 +229,6 @@ func (e *encoder) sync(last uint64, pk Kind) {
 		e.prev, e.hasPrev = Frame{Kind: pk, Addr: last}, true
 	}
 }
-
-// signedLen is the fewest bytes whose sign extension gives back the
-// word-sized v: Swift's rule for address operands.
-func (e *encoder) signedLen(v uint64) int { return opLen(v, e.shift) }
-
-// opLen is signedLen for a word of 64-shift bits: bitfield.SignedLen of the
-// sign-extended word, without its loop.
-func opLen(v uint64, shift uint) int {
-	s := int64(v<<shift) >> shift
-	return (bits.Len64(uint64(s^(s>>63))) + 8) >> 3
-}
-
-// addrOps[kind][a][n] is the instruction byte of an address frame of that
-// kind with an n-byte operand, absolute when a is 1.
-var addrOps [4][2][16]byte
-
-// opBase[kind] is the instruction byte of a relative address frame of
-// that kind with a 1-byte operand: the flag and count bits are 0.
-var opBase [4]byte
 
 // infoBytes[size] is the version 0 info byte of size code size.
 var infoBytes [3]byte
@@ -275,13 +242,8 @@ func init() {
 		for abs := range 2 {
 			for n := 1; n <= 8; n++ {
 				op, ok := opLayout.Pack(uint64(k), uint64(abs), uint64(n-1))
-				if !ok {
-					panic("cbf: instruction layout")
-				}
-				addrOps[k][abs][n] = byte(op)
-				opBase[k] = addrOps[k][0][1]
-				if byte(op) != opBase[k]|byte(abs<<3)|byte(n-1) {
-					panic("cbf: addrs64 assumes the flag and count bits below the class")
+				if !ok || byte(op) != byte(k)<<hotClassShift|byte(abs*hotAbs)|byte(n-1) {
+					panic("cbf: putFrames disagrees with the instruction layout")
 				}
 			}
 		}
@@ -405,6 +367,24 @@ func (z *Writer) End() error {
 
 // Write writes rec as one record.
 func (z *Writer) Write(rec Record) error {
+	w, fs := rec.Word, rec.Frames
+	if z.err == nil && z.enc.state != encOpen && w.Valid() && cap(z.buf)-len(z.buf) > 9*len(fs)+1 {
+		// The common record, address frames that differ from the one
+		// before, is written here without the encoder's state.
+		dst, n, last, pk := appendFrames(w, append(z.buf, infoBytes[w.code()]), fs, 0, 0)
+		if n == len(fs) {
+			z.buf = append(dst, opEnd)
+			return z.check(nil)
+		}
+		z.enc.open(w)
+		z.enc.sync(last, pk)
+		var err error
+		z.buf, err = z.enc.frames(dst, fs[n:])
+		if err = z.check(err); err != nil {
+			return err
+		}
+		return z.End()
+	}
 	if err := z.Begin(rec.Word); err != nil {
 		return err
 	}
