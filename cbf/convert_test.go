@@ -55,7 +55,7 @@ func TestAddrsRepeats(t *testing.T) {
 	}
 }
 
-// AppendAddrs, with its own loop until a run begins, writes what Append
+// AppendAddrs, which goes through frames in chunks, writes what Append
 // writes for the same frames.
 func TestAppendAddrsProperty(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))

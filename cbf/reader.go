@@ -61,15 +61,17 @@ type Reader struct {
 	base int64 // stream offset of buf[0]
 	rerr error // what rd returned last (io.EOF at its end)
 
-	inRec   bool
-	word    WordSize
-	mask    uint64
-	nbytes  int
-	last    uint64
-	prev    Frame
-	hasPrev bool
-	pending uint64
-	recOff  int64
+	inRec  bool
+	word   WordSize
+	mask   uint64
+	nbytes int
+	last   uint64
+	// The frame a rep repeats: an address frame of kind prevKind at
+	// last, or Omitted with prevCount; prevKind is 0 before the first.
+	prevKind  Kind
+	prevCount uint64
+	pending   uint64
+	recOff    int64
 
 	err      error // sticky
 	deferred error // lenient: ended a record, reported by the next Next
@@ -171,7 +173,7 @@ func (z *Reader) begin() (WordSize, error) {
 func (z *Reader) start(w WordSize) {
 	z.inRec = true
 	z.word, z.mask, z.nbytes = w, w.mask(), w.Bytes()
-	z.last, z.prev, z.hasPrev, z.pending = 0, Frame{}, false, 0
+	z.last, z.prevKind, z.pending = 0, 0, 0
 }
 
 func (z *Reader) badInfo(info uint64) (WordSize, error) {
@@ -199,9 +201,8 @@ func (z *Reader) Frame() (Frame, error) {
 			v &= z.mask
 			z.last = v
 			z.pos += 1 + n
-			f := Frame{Kind: Kind(op >> hotClassShift), Addr: v}
-			z.prev, z.hasPrev = f, true
-			return f, nil
+			z.prevKind = Kind(op >> hotClassShift)
+			return Frame{Kind: z.prevKind, Addr: v}, nil
 		}
 		if op == opEnd {
 			z.pos++
@@ -211,7 +212,7 @@ func (z *Reader) Frame() (Frame, error) {
 	}
 	if z.pending > 0 {
 		z.pending--
-		return z.prev, nil
+		return z.prev(), nil
 	}
 	if !z.inRec {
 		if z.err != nil {
@@ -253,7 +254,9 @@ func (z *Reader) Read() (Record, error) {
 	}
 	z.recOff, z.pos = off, pos
 	z.start(w)
-	z.last = last
+	if n > 0 {
+		z.last, z.prevKind = last, frames[n-1].Kind
+	}
 	return z.readRest(w, frames[:n], limit)
 }
 
@@ -270,6 +273,9 @@ loop:
 			n, pos, last := addrFrames(w, frames[n0:min(cap(frames), limit)], z.buf[:z.end], z.pos, z.last)
 			frames = frames[:n0+n]
 			z.pos, z.last = pos, last
+			if n > 0 {
+				z.prevKind = frames[len(frames)-1].Kind
+			}
 			if pos < z.end && z.buf[pos] == opEnd {
 				z.pos, z.inRec = pos+1, false
 				break loop
@@ -282,14 +288,10 @@ loop:
 		switch {
 		case z.pending > 0:
 			z.pending--
-			f = z.prev
+			f = z.prev()
 		case !z.inRec:
 			break loop
 		default:
-			if len(frames) > 0 {
-				// What rep repeats: addrFrames does not keep z.prev.
-				z.prev, z.hasPrev = frames[len(frames)-1], true
-			}
 			if f, err = z.decode(); err == io.EOF {
 				break loop
 			} else if err != nil {
@@ -324,6 +326,14 @@ func (z *Reader) All() iter.Seq2[Record, error] {
 			}
 		}
 	}
+}
+
+// prev is the frame a rep repeats.
+func (z *Reader) prev() Frame {
+	if z.prevKind == Omitted {
+		return Frame{Kind: Omitted, Count: z.prevCount}
+	}
+	return Frame{Kind: z.prevKind, Addr: z.last}
 }
 
 // fail ends the record with err found at off: an error, or in lenient mode
@@ -373,9 +383,8 @@ func (z *Reader) decode() (Frame, error) {
 				v &= z.mask
 				z.last = v
 				z.pos += 1 + n
-				f := Frame{Kind: Kind(class), Addr: v}
-				z.prev, z.hasPrev = f, true
-				return f, nil
+				z.prevKind = Kind(class)
+				return Frame{Kind: Kind(class), Addr: v}, nil
 			}
 		}
 	}
@@ -400,9 +409,8 @@ func (z *Reader) decode() (Frame, error) {
 		v &= z.mask
 		z.last = v
 		z.pos += 1 + n
-		f := Frame{Kind: Kind(class), Addr: v} // classes 1-3 are PC, RA, Async
-		z.prev, z.hasPrev = f, true
-		return f, nil
+		z.prevKind = Kind(class) // classes 1-3 are PC, RA, Async
+		return Frame{Kind: Kind(class), Addr: v}, nil
 	case classOmit, classOmit + 1, classOmit + 2, classOmit + 3:
 		c := omitCount.Get(op) + 1
 		if omitFlag.Get(op) != 0 {
@@ -417,11 +425,10 @@ func (z *Reader) decode() (Frame, error) {
 			z.pos += n
 		}
 		z.pos++
-		f := Frame{Kind: Omitted, Count: c}
-		z.prev, z.hasPrev = f, true
-		return f, nil
+		z.prevKind, z.prevCount = Omitted, c
+		return Frame{Kind: Omitted, Count: c}, nil
 	case classRep:
-		if !z.hasPrev {
+		if z.prevKind == 0 {
 			return z.fail(z.Offset(), ErrNoFrame)
 		}
 		c := opCount.Get(op) + 1
@@ -452,7 +459,7 @@ func (z *Reader) decode() (Frame, error) {
 		z.pos += 1 + n
 		if z.Expand {
 			z.pending = c - 1
-			return z.prev, nil
+			return z.prev(), nil
 		}
 		return Frame{Kind: Repeat, Count: c}, nil
 	case classEnd:
