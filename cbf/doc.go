@@ -149,54 +149,51 @@
 //
 // # Performance
 //
-// Measured 2026-11-21 on the project machine (2 cores shared with five
-// other jobs, load average 6-9, go1.26.8, amd64, GOAMD64=v1). Wall-clock
-// figures swung by 3x with the load, so the benchmarks also report
-// throughput per CPU second (cpu-MB/s); even that moves with the load, as
-// the jobs share caches and hyperthreads, so the table gives the median
-// and the best of 6 to 12 runs. Inputs: 1 MiB of concatenated records
-// made at run time from runtime.Callers of real Go stacks (recursions,
-// sort, encoding/json and fmt callbacks, goroutines; 2.58 bytes a frame,
-// 33 frames a record on average) and from the real x86-64 backtraces of
-// testdata/sp-rtrace (4.12 bytes a frame, 6 frames a record):
+// Measured 2026-11-21 on the project machine (2 cores, go1.26.8, amd64,
+// GOAMD64=v1), whose speed drifts by up to 2x within minutes; so every
+// figure compares builds alternated process by process. Inputs: 1 MiB of
+// concatenated records made at run time from runtime.Callers of real Go
+// stacks (recursions, sort, encoding/json and fmt callbacks, goroutines;
+// 2.58 bytes a frame, 32 frames a record) and from the real x86-64
+// backtraces of testdata/sp-rtrace (4.12 bytes a frame, 6 frames a
+// record). GB/s of CBF bytes read or written; "bench" is the median of
+// three go test -bench runs, "best" the fastest tenth of 300-400 passes
+// over the corpus in one process, median of three or four processes (it
+// shows the code with the least interference):
 //
-//	                   Go stacks              sp-rtrace
-//	Reader.Read        0.95 (1.06) GB/s       1.03 (1.11) GB/s   ~2.5 ns a frame
-//	Reader.Next+Frame  0.69 (0.72) GB/s       0.84 (0.93) GB/s
-//	Writer.Write       0.49 (0.52) GB/s       0.59 (0.61) GB/s   ~5 ns a frame
-//	AppendAddrs        0.55 (0.58) GB/s       0.76 (0.78) GB/s
+//	                    Go stacks           sp-rtrace          before (bench)
+//	                    bench    best       bench    best      Go      sp
+//	Reader.Read         1.43     1.65       1.37     1.69      0.94    0.96
+//	Reader.Next+Frame   0.67     0.79       0.84     0.99      0.63    0.73
+//	Writer.Write        0.79     0.87       1.12     1.19      0.56    0.56
+//	AppendAddrs         0.53     0.65       0.62     0.75      0.56    0.74
 //
-// None allocates per frame or per record (TestAllocs). Read decodes
-// address frames in a loop straight from its buffer: the instruction
-// fields are bitfield's layout, checked at init and used as constants, and
-// one arithmetic shift of an 8-byte big-endian load sign-extends the
-// operand (bitfield.SignExtend and BigEndianSigned, used on the other
-// paths, cost three shifts and a branch, or a byte loop, on the chain
-// from one instruction byte to the next, which bounds the loop). The
-// Writer likewise stores an 8-byte word and keeps the operand's bytes.
-// AppendAddrs and AppendUintptrs run the same loop straight over the
-// addresses until a run of equal ones begins, then hand the rest to the
-// Writer's loop through frames on the stack.
+// None allocates per frame or per record (TestAllocs). What made the
+// difference:
 //
-// Later that evening the Writer's 64-bit loop was rewritten (addrs64: few
-// live values, the absolute-or-relative choice made without a branch, the
-// instruction byte from a 4-entry table): callgrind counts 71 instructions
-// a frame against 118 before. Old and new test binaries alternated six times
-// (medians, MB/s of input; the unchanged Reader's pair shows the noise):
+//   - Read decodes a whole record in one loop (addrWords) when it is
+//     address frames up to end inside the buffer, without the state Next
+//     and Frame keep; other records continue from where the loop stopped.
+//   - The loop branches on the operand length and adds a constant to the
+//     position: the next instruction's position comes from a predicted
+//     branch instead of waiting for this instruction byte's load, which
+//     had chained every frame to the one before (about 7 cycles a frame).
+//     One arithmetic shift of an 8-byte big-endian load sign-extends the
+//     operand.
+//   - The decode and encode loops are generic over the word type, so each
+//     word size gets its own copy with the mask and operand limit as
+//     constants: every value of the loop stays in a register.
+//   - Writer.Write encodes a record of address frames that differ from the
+//     one before straight into its buffer, in one loop (putFrames) that
+//     stores an 8-byte word per operand; the encoder's state is set up
+//     only when a record needs more (repeats, omits, trunc).
 //
-//	                   Go stacks        sp-rtrace
-//	Writer.Write       471 -> 535       537 -> 578
-//	Reader.Read        1047 / 904       1029 / 936   (same code both times)
-//
-// Those figures do not hold on every run: measured again later the same
-// day, with old and new builds alternated run by run (medians of 5 to 6),
-// Read gave 0.74-0.99 GB/s on Go stacks and 0.72-0.89 GB/s on sp-rtrace,
-// Writer.Write 0.31-0.62 GB/s, as the machine's speed drifted. The loop
-// runs close to its dependency chain (instruction byte, operand length,
-// next position: about 7 cycles a frame), so the 1 GB/s and 500 MB/s goals
-// are met on this machine's faster minutes only. Variants that stored into
-// reserved capacity, moved the loop into a function of its own or
-// specialised it for 64-bit words did not beat it on both corpora.
+// Next+Frame returns one frame a call and keeps the state between calls;
+// decoding ahead into a small array in the Reader measured 8% faster on Go
+// stacks and 15% slower on the short sp-rtrace records, so it was left out.
+// AppendAddrs hands the addresses to the Writer's loop as frames, 16 at a
+// time, through a zeroed array on the stack, which costs the short records
+// most.
 //
 // Size, each backtrace a record of ra frames with its info and end bytes,
 // against 8-byte words (TestRealBacktraces, TestBytesPerFrame):
