@@ -154,7 +154,7 @@
 // figure compares builds alternated process by process. Inputs: 1 MiB of
 // concatenated records made at run time from runtime.Callers of real Go
 // stacks (recursions, sort, encoding/json and fmt callbacks, goroutines;
-// 2.58 bytes a frame, 32 frames a record) and from the real x86-64
+// 2.58 bytes a frame, 31 frames a record) and from the real x86-64
 // backtraces of testdata/sp-rtrace (4.12 bytes a frame, 6 frames a
 // record). GB/s of CBF bytes read or written; "bench" is the median of
 // three go test -bench runs, "best" the fastest tenth of 300-400 passes
