@@ -76,7 +76,7 @@ func AppendUintptrs(dst []byte, pcs []uintptr) ([]byte, error) {
 }
 
 // appendChunks encodes a record of address frames through frames on the
-// stack, 32 at a time, and the Writer's loop.
+// stack, 16 at a time, and the Writer's loop.
 func appendChunks[T uint64 | uintptr](dst []byte, w WordSize, k Kind, addrs []T) ([]byte, error) {
 	var e encoder
 	dst, err := e.begin(dst, w)
