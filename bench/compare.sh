@@ -1,0 +1,175 @@
+#!/usr/bin/env bash
+# compare.sh: every speed comparison of tracefmt against its peer, side by
+# side, in one run. For each row it first checks that both sides print the
+# same where they should, then alternates the two commands RUNS times
+# (output to /dev/null) and reports the medians of wall and CPU time
+# (user + system), or runs the in-process side-by-side benchmarks, and
+# prints one table. PERFORMANCE.md holds its latest output.
+#
+#   bash bench/compare.sh [ROW...]
+#
+# Rows: gotext gowire tracecat apidump snappy xrayread xraydump (default: all).
+# Env: RUNS (default 5), WORK (scratch directory, default a temporary one),
+# SHARED (default ../shared beside the checkout). Inputs: the large real
+# fixtures in $SHARED/fixtures (glxgears-20s.trace, fdr_big.xray) and a Go
+# trace recorded here by gotraceraw/largeprog; none is ever committed.
+# Needs apitrace, llvm-xray-14 and /usr/bin/time; a row whose peer is
+# missing prints why and is skipped.
+set -euo pipefail
+bench=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$bench/.." && pwd)
+shared=${SHARED:-$root/../shared}
+runs=${RUNS:-5}
+work=${WORK:-$(mktemp -d /tmp/tracefmt-compare.XXXXXX)}
+mkdir -p "$work"
+export GOTOOLCHAIN=local GOFLAGS=
+rows=("$@")
+[ ${#rows[@]} -gt 0 ] || rows=(gotext gowire tracecat apidump snappy xrayread xraydump)
+table=$work/table.txt
+: > "$table"
+
+bin=$work/bin
+mkdir -p "$bin"
+(cd "$root" && go build -o "$bin/" ./examples/gotracetext ./examples/tracecat ./examples/apitracedump ./examples/xraydump)
+
+# one CMD...: "wall cpu" seconds of one run, output discarded.
+one() {
+	local f
+	f=$(mktemp)
+	/usr/bin/time -f "%e %U %S" -o "$f" "$@" > /dev/null 2>&1 || { echo "failed: $*" >&2; rm -f "$f"; return 1; }
+	awk '{printf "%s %.3f\n", $1, $2 + $3}' "$f"
+	rm -f "$f"
+}
+median() { sort -g | awk '{a[NR]=$1} END {m=(NR%2)?a[(NR+1)/2]:(a[NR/2]+a[NR/2+1])/2; printf "%.3f", m}'; }
+
+# pair ROW PEERNAME -- PEER CMD... -- OURS CMD...: alternate, then add a row.
+pair() {
+	local row=$1 peer=$2
+	shift 3
+	local -a theirs=() ours=()
+	while [ "$1" != "--" ]; do theirs+=("$1"); shift; done
+	shift
+	ours=("$@")
+	: > "$work/t" ; : > "$work/o"
+	for ((i = 0; i < runs; i++)); do
+		one "${theirs[@]}" >> "$work/t"
+		one "${ours[@]}" >> "$work/o"
+	done
+	local tw tc ow oc
+	tw=$(cut -d' ' -f1 "$work/t" | median); tc=$(cut -d' ' -f2 "$work/t" | median)
+	ow=$(cut -d' ' -f1 "$work/o" | median); oc=$(cut -d' ' -f2 "$work/o" | median)
+	awk -v r="$row" -v p="$peer" -v tw="$tw" -v tc="$tc" -v ow="$ow" -v oc="$oc" 'BEGIN {
+		printf "| %s | %s | %.3f s / %.3f s | %.3f s / %.3f s | %.2fx | %.2fx |\n", r, p, tw, tc, ow, oc, tw / ow, tc / oc
+	}' >> "$table"
+}
+skip() { echo "| $1 | — | skipped: $2 | | | |" >> "$table"; echo "skip $1: $2" >&2; }
+same() { cmp -s "$1" "$2" || { echo "$3: outputs differ" >&2; diff "$1" "$2" | head -5 >&2; return 1; }; }
+
+gotrace() { # the recorded Go trace and the peer converter, made once
+	[ -s "$work/large.trace" ] || (cd "$bench" && go run ./gotraceraw/largeprog "$work/large.trace") >&2
+	[ -x "$bin/peerconv" ] && return
+	local goroot mod p f
+	goroot=$(go env GOROOT)
+	mod=$work/peerconv
+	rm -rf "$mod"; mkdir -p "$mod"
+	for p in raw tracev2 version; do
+		mkdir -p "$mod/$p"
+		for f in "$goroot/src/internal/trace/$p"/*.go; do
+			case "$f" in *_test.go) continue ;; esac
+			sed -e 's#"internal/trace/tracev2"#"peerbench/tracev2"#' \
+				-e 's#"internal/trace/version"#"peerbench/version"#' "$f" > "$mod/$p/$(basename "$f")"
+		done
+	done
+	sed '/^\/\/go:build ignore$/d' "$bench/gotraceraw/peerconv/main.go" > "$mod/main.go"
+	printf 'module peerbench\n\ngo 1.23\n' > "$mod/go.mod"
+	(cd "$mod" && go build -o "$bin/peerconv" .)
+}
+
+for row in "${rows[@]}"; do
+	echo "== $row" >&2
+	case $row in
+	gotext)
+		gotrace
+		"$bin/peerconv" "$work/large.trace" > "$work/a"; "$bin/gotracetext" "$work/large.trace" > "$work/b"
+		same "$work/a" "$work/b" gotext
+		cp "$work/a" "$work/large.txt"
+		pair "gotracetext wire → text, $(du -m "$work/large.trace" | cut -f1) MB trace" "Go internal/trace/raw converter" -- \
+			"$bin/peerconv" "$work/large.trace" -- "$bin/gotracetext" "$work/large.trace" ;;
+	gowire)
+		gotrace
+		[ -s "$work/large.txt" ] || "$bin/peerconv" "$work/large.trace" > "$work/large.txt"
+		"$bin/gotracetext" -wire "$work/large.txt" > "$work/b"
+		same "$work/large.trace" "$work/b" gowire
+		"$bin/peerconv" -wire "$work/large.txt" > "$work/a"; "$bin/gotracetext" "$work/a" > "$work/c"
+		same "$work/large.txt" "$work/c" gowire-peer
+		pair "gotracetext -wire text → wire, same trace" "Go internal/trace/raw converter" -- \
+			"$bin/peerconv" -wire "$work/large.txt" -- "$bin/gotracetext" -wire "$work/large.txt" ;;
+	tracecat|apidump)
+		trace=$shared/fixtures/apitrace/glxgears-20s.trace
+		if ! command -v apitrace > /dev/null; then skip "$row" "apitrace not installed"; continue; fi
+		if [ ! -f "$trace" ]; then skip "$row" "no $trace"; continue; fi
+		if [ "$row" = tracecat ]; then
+			pair "tracecat parse of glxgears-20s (778k calls)" "apitrace info" -- \
+				apitrace info "$trace" -- "$bin/tracecat" -format apitrace "$trace"
+		else
+			(cd "$work" && apitrace dump --color=never "$trace" > a && "$bin/apitracedump" --color=never "$trace" > b)
+			same "$work/a" "$work/b" apidump
+			pair "apitracedump of glxgears-20s" "apitrace dump --color=never" -- \
+				apitrace dump --color=never "$trace" -- "$bin/apitracedump" --color=never "$trace"
+		fi ;;
+	snappy)
+		# In-process, side by side in one binary: ours and github.com/golang/snappy.
+		(cd "$bench" && go test -run '^$' -bench 'DecodeSideBySide|Encode' -benchtime 30x -count "$runs" ./apitrace/) > "$work/snappy.txt"
+		awk '
+		/^BenchmarkEncode/ {
+			n = $1; sub(/-[0-9]+$/, "", n); split(n, p, "/")
+			for (i = 2; i < NF; i++) if ($(i+1) == "MB/s") v["encode " p[2], p[3]] = v["encode " p[2], p[3]] " " $i
+			rows["encode " p[2]] = 1
+		}
+		/^BenchmarkDecodeSideBySide/ {
+			n = $1; sub(/-[0-9]+$/, "", n); split(n, p, "/")
+			for (i = 2; i < NF; i++) {
+				if ($(i+1) == "ours-MB/s") v["decode " p[2], "ours"] = v["decode " p[2], "ours"] " " $i
+				if ($(i+1) == "golang-MB/s") v["decode " p[2], "golang"] = v["decode " p[2], "golang"] " " $i
+			}
+			rows["decode " p[2]] = 1
+		}
+		function median(s,   a, k, i, j, t) {
+			k = split(s, a, " ")
+			for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (a[j] + 0 < a[i] + 0) { t = a[i]; a[i] = a[j]; a[j] = t }
+			return a[int((k + 1) / 2)]
+		}
+		END {
+			for (r in rows) {
+				o = median(v[r, "ours"]); g = median(v[r, "golang"])
+				printf "| apitrace/snappy %s | github.com/golang/snappy | %.0f MB/s | %.0f MB/s | %.2fx | |\n", r, g, o, o / g
+			}
+		}' "$work/snappy.txt" | sort >> "$table" ;;
+	xrayread)
+		log=$shared/fixtures/xray/fdr_big.xray
+		if [ ! -f "$log" ]; then skip "$row" "no $log"; continue; fi
+		(cd "$root" && go test -run '^$' -bench 'BytesReader/fdr_big' -benchtime 20x -count "$runs" ./xrayfdr/) > "$work/xray.txt"
+		awk '/^Benchmark/ { for (i = 2; i < NF; i++) if ($(i+1) == "MB/s") print $i }' "$work/xray.txt" | median |
+			awk '{ printf "| xrayfdr reading fdr_big from memory | — | | %.0f MB/s | | |\n", $1 }' >> "$table" ;;
+	xraydump)
+		log=$shared/fixtures/xray/fdr_big.xray
+		if ! command -v llvm-xray-14 > /dev/null; then skip "$row" "llvm-xray-14 not installed"; continue; fi
+		if [ ! -f "$log" ]; then skip "$row" "no $log"; continue; fi
+		llvm-xray-14 fdr-dump "$log" > "$work/a"; "$bin/xraydump" "$log" > "$work/b"; same "$work/a" "$work/b" xraydump
+		llvm-xray-14 fdr-dump -verify "$log" > "$work/a"; "$bin/xraydump" -verify "$log" > "$work/b"; same "$work/a" "$work/b" xraydump-verify
+		llvm-xray-14 convert --output-format=yaml --symbolize=false "$log" > "$work/a"; "$bin/xraydump" -yaml "$log" > "$work/b"; same "$work/a" "$work/b" xraydump-yaml
+		rm -f "$work/a" "$work/b"
+		pair "xraydump of fdr_big (10 MB)" "llvm-xray-14 fdr-dump" -- llvm-xray-14 fdr-dump "$log" -- "$bin/xraydump" "$log"
+		pair "xraydump -verify" "llvm-xray-14 fdr-dump -verify" -- llvm-xray-14 fdr-dump -verify "$log" -- "$bin/xraydump" -verify "$log"
+		pair "xraydump -yaml" "llvm-xray-14 convert --output-format=yaml" -- \
+			llvm-xray-14 convert --output-format=yaml --symbolize=false "$log" -- "$bin/xraydump" -yaml "$log" ;;
+	*) echo "unknown row $row" >&2; exit 2 ;;
+	esac
+done
+
+echo
+echo "$(date -u +%F), $(nproc) cores, $(uname -m), $(go version | cut -d' ' -f3), load $(cut -d' ' -f1-3 /proc/loadavg); medians of $runs alternated runs"
+echo
+echo "| path | peer | peer: wall / cpu | ours: wall / cpu | wall ratio | cpu ratio |"
+echo "| --- | --- | --- | --- | --- | --- |"
+cat "$table"
