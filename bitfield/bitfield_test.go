@@ -5,6 +5,8 @@ import (
 	"errors"
 	"math"
 	"testing"
+
+	"github.com/tracefmt/tracefmt/internal/testutil"
 )
 
 func TestNewRejects(t *testing.T) {
@@ -193,3 +195,11 @@ func FuzzField(f *testing.F) {
 }
 
 var sink uint64
+
+// Zero Layouts and Fields are valid: empty, and a field of no bits.
+func TestZeroValues(t *testing.T) {
+	testutil.CheckZeroValue(t, new(Layout))
+	testutil.CheckZeroValue(t, new(Field))
+	var o Order
+	testutil.CheckZeroValue(t, &o)
+}
