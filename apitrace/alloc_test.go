@@ -26,30 +26,30 @@ func synthetic(t testing.TB, calls int) []byte {
 	}
 	for i := 0; i < calls; i++ {
 		arr := Value{Kind: KindArray, Elems: []Value{Float32(1), Float32(2), {Kind: KindStruct, Struct: st, Elems: []Value{Int(-1), Blob(blob[:i%2000])}}}}
-		ev := Event{Kind: Enter, Thread: uint64(i % 2), Sig: sig, Args: []Arg{
+		ev := Event{Kind: Enter, Call: uint64(3 * i), Thread: uint64(i % 2), Sig: sig, Args: []Arg{
 			{0, arr}, {1, Value{Kind: KindEnum, Enum: en, Bits: uint64(i % 2)}},
 			{2, String([]byte("some string"))}, {3, Value{Kind: KindRepr, Elems: []Value{Uint(1), Pointer(2)}}},
 		}}
 		if i%3 == 0 {
 			ev.Backtrace = []*Frame{fr}
 		}
-		if err := w.Write(ev); err != nil {
+		if err := w.Write(&ev); err != nil {
 			t.Fatal(err)
 		}
-		if err := w.Write(Event{Kind: Leave, Call: uint64(3 * i), Ret: Value{Kind: KindBitmask, Bitmask: bm, Bits: 3}}); err != nil {
+		if err := w.Write(&Event{Kind: Leave, Call: uint64(3 * i), Ret: Value{Kind: KindBitmask, Bitmask: bm, Bits: 3}}); err != nil {
 			t.Fatal(err)
 		}
 		// A frame end, and a pair of interleaved calls from two threads.
-		if err := w.Write(Event{Kind: Enter, Sig: swap, Args: []Arg{{0, Pointer(1)}, {1, Uint(2)}}}); err != nil {
+		if err := w.Write(&Event{Kind: Enter, Call: uint64(3*i + 1), Sig: swap, Args: []Arg{{0, Pointer(1)}, {1, Uint(2)}}}); err != nil {
 			t.Fatal(err)
 		}
-		if err := w.Write(Event{Kind: Enter, Thread: 1, Sig: sig}); err != nil {
+		if err := w.Write(&Event{Kind: Enter, Call: uint64(3*i + 2), Thread: 1, Sig: sig}); err != nil {
 			t.Fatal(err)
 		}
-		if err := w.Write(Event{Kind: Leave, Call: uint64(3*i + 1)}); err != nil {
+		if err := w.Write(&Event{Kind: Leave, Call: uint64(3*i + 1)}); err != nil {
 			t.Fatal(err)
 		}
-		if err := w.Write(Event{Kind: Leave, Call: uint64(3*i + 2), Args: []Arg{{2, Value{Kind: KindWString, Elems: []Value{Uint('a')}}}}}); err != nil {
+		if err := w.Write(&Event{Kind: Leave, Call: uint64(3*i + 2), Args: []Arg{{2, Value{Kind: KindWString, Elems: []Value{Uint('a')}}}}}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -175,18 +175,18 @@ func TestBadInput(t *testing.T) {
 		offset int64
 		limit  func(*Reader)
 	}{
-		{"unknown event", stream6(5), ErrEvent, 3, nil},
-		{"unknown detail", stream6(0, 0, 1, 1, 'f', 0, 6), ErrDetail, 9, nil},
-		{"detail 0x03", stream6(0, 0, 1, 1, 'f', 0, 3, 0, 0), ErrDetail, 9, nil},
-		{"unknown value", stream6(0, 0, 1, 1, 'f', 1, 1, 'x', 1, 0, 0x10), ErrValue, 13, nil},
-		{"enum not int", stream6(0, 0, 1, 1, 'f', 1, 1, 'x', 1, 0, 9, 1, 1, 1, 'A', 7), ErrValue, 18, nil},
+		{"unknown event", stream6(5), ErrBadEvent, 3, nil},
+		{"unknown detail", stream6(0, 0, 1, 1, 'f', 0, 6), ErrBadDetail, 9, nil},
+		{"detail 0x03", stream6(0, 0, 1, 1, 'f', 0, 3, 0, 0), ErrBadDetail, 9, nil},
+		{"unknown value", stream6(0, 0, 1, 1, 'f', 1, 1, 'x', 1, 0, 0x10), ErrBadValue, 13, nil},
+		{"enum not int", stream6(0, 0, 1, 1, 'f', 1, 1, 'x', 1, 0, 9, 1, 1, 1, 'A', 7), ErrBadValue, 18, nil},
 		{"overflow", stream6(1, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01), ErrOverflow, 4, nil},
 		{"version", container([]byte{7}), ErrVersion, 0, nil},
 		{"semantic", container([]byte{6, 7, 0}), ErrVersion, 1, nil},
-		{"string limit", stream6(0, 0, 1, 9, 'f'), ErrTooLarge, 6, func(r *Reader) { r.MaxStringLen = 4 }},
+		{"string limit", stream6(0, 0, 1, 9, 'f'), ErrTooLarge, 6, func(r *Reader) { r.MaxDataLen = 4 }},
 		{"array limit", stream6(0, 0, 1, 1, 'f', 1, 1, 'x', 1, 0, 11, 5, 0, 0, 0, 0, 0), ErrTooLarge, 14, func(r *Reader) { r.MaxArrayLen = 4 }},
 		{"depth limit", stream6(0, 0, 1, 1, 'f', 1, 1, 'x', 1, 0, 11, 1, 11, 1, 11, 1, 0), ErrTooLarge, 17, func(r *Reader) { r.MaxDepth = 2 }},
-		{"count limit", stream6(0, 0, 1, 1, 'f', 9), ErrTooLarge, 8, func(r *Reader) { r.MaxCount = 8 }},
+		{"count limit", stream6(0, 0, 1, 1, 'f', 9), ErrTooLarge, 8, func(r *Reader) { r.MaxEntries = 8 }},
 		{"values limit", stream6(0, 0, 1, 1, 'f', 1, 1, 'x', 1, 0, 11, 3, 0, 0, 0), ErrTooLarge, 17, func(r *Reader) { r.MaxValues = 3 }},
 		{"cut", stream6(0, 0, 1, 1), io.ErrUnexpectedEOF, 7, nil},
 	} {

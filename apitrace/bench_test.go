@@ -91,7 +91,7 @@ func BenchmarkReader(b *testing.B) {
 func BenchmarkWriter(b *testing.B) {
 	for name, data := range benchInputs(b) {
 		raw, _ := stream(b, data)
-		var evs []Event
+		var evs []*Event
 		r, err := NewReader(bytes.NewReader(data))
 		if err != nil {
 			b.Fatal(err)

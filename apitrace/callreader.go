@@ -19,7 +19,8 @@ const DefaultMaxPending = 4096
 // the stream (io.EOF for a clean end).
 //
 // Each pending call keeps its own copy of its values, so memory is bounded by
-// the calls in flight, not by the trace.
+// the calls in flight, not by the trace. A zero CallReader returns
+// ErrNotOpen until Reset gives it a trace.
 type CallReader struct {
 	// MaxPending bounds the calls in flight; 0 means DefaultMaxPending.
 	MaxPending int
@@ -33,6 +34,7 @@ type CallReader struct {
 
 	// The fast path's call, returned without copying its values.
 	call Call
+	out  Call // what Read returns a pointer to
 	args []Value
 }
 
@@ -78,9 +80,23 @@ func (c *CallReader) Header() Header { return c.r.Header() }
 
 // Read returns the next call. After the last call it returns io.EOF for a
 // stream that ended cleanly, or the *FormatError that ended it (wrapping
-// io.ErrUnexpectedEOF for a file cut short). The Call's slices and values
-// are valid until the next call to Read.
-func (c *CallReader) Read() (Call, error) {
+// io.ErrUnexpectedEOF for a file cut short).
+//
+// The Call belongs to the CallReader: it, its slices and its values are
+// valid until the next call to Read or Reset. Clone makes a copy to keep.
+func (c *CallReader) Read() (*Call, error) {
+	call, err := c.read()
+	if err != nil {
+		return nil, err
+	}
+	c.out = *call
+	return &c.out, nil
+}
+
+func (c *CallReader) read() (*Call, error) {
+	if c.r.src == nil && c.r.err == nil {
+		return nil, ErrNotOpen
+	}
 	if c.last != nil {
 		c.free = append(c.free, c.last)
 		c.last = nil
@@ -101,7 +117,7 @@ func (c *CallReader) Read() (Call, error) {
 		ev := &c.r.ev
 		if ev.Kind == Enter {
 			if len(c.pending) == 0 && c.pair() {
-				return c.call, nil
+				return &c.call, nil
 			}
 			if len(c.pending) >= maxPending {
 				c.err = &FormatError{Offset: c.r.Offset(), Chunk: c.r.chunkOf(c.r.Offset()),
@@ -125,21 +141,22 @@ func (c *CallReader) Read() (Call, error) {
 		c.pending = c.pending[:len(c.pending)-1]
 		s.leave(ev)
 		c.last = s
-		return s.call, nil
+		return &s.call, nil
 	}
 	if c.drained < len(c.pending) {
 		s := c.pending[c.drained]
 		c.drained++
 		s.call.Incomplete = true
-		return s.call, nil
+		return &s.call, nil
 	}
-	return Call{}, c.err
+	return nil, c.err
 }
 
 // All returns an iterator over the remaining calls; it stops after the
-// first error, which it yields unless it is io.EOF.
-func (c *CallReader) All() iter.Seq2[Call, error] {
-	return func(yield func(Call, error) bool) {
+// first error, which it yields unless it is io.EOF. Each Call is valid
+// until the loop's next iteration.
+func (c *CallReader) All() iter.Seq2[*Call, error] {
+	return func(yield func(*Call, error) bool) {
 		for {
 			call, err := c.Read()
 			if err == io.EOF {

@@ -94,7 +94,8 @@ type Dumper struct {
 	newline string
 }
 
-// NewDumper returns a Dumper writing to w.
+// NewDumper returns a Dumper writing to w. A zero Dumper has no output:
+// its Flush and Trace return ErrNotOpen.
 func NewDumper(w io.Writer, opts DumpOptions) *Dumper {
 	d := &Dumper{
 		w:         w,
@@ -124,7 +125,7 @@ const dumpFlushSize = 60 << 10
 // apitrace prints them (a repeated name keeps its last value), unless the
 // Grep option is set.
 func (d *Dumper) Header(h *Header) {
-	if d.opts.Grep != nil || len(h.Properties) == 0 {
+	if h == nil || d.opts.Grep != nil || len(h.Properties) == 0 {
 		return
 	}
 	props := slices.Clone(h.Properties)
@@ -149,12 +150,15 @@ func (d *Dumper) Header(h *Header) {
 // (cached per signature), plus NameVerbose for a glGetError() that
 // returned 0.
 func (d *Dumper) Flags(c *Call) NameFlags {
-	if c.Sig == nil {
+	if c == nil || c.Sig == nil {
 		return 0
 	}
 	f, ok := d.sigFlags[c.Sig]
 	if !ok {
 		f = LookupNameFlags(cstr(c.Sig.Name))
+		if d.sigFlags == nil {
+			d.sigFlags = make(map[*FunctionSig]NameFlags)
+		}
 		d.sigFlags[c.Sig] = f
 	}
 	if len(c.Sig.ArgNames) == 0 && c.Ret.Kind != KindNone && cstr(c.Sig.Name) == "glGetError" && dumpToInt(&c.Ret) == 0 {
@@ -188,6 +192,9 @@ func dumpToInt(v *Value) int64 {
 // Want reports whether the options select the call c for printing: it is
 // in the call set, matches Grep, and is not verbose unless Verbose is set.
 func (d *Dumper) Want(c *Call) bool {
+	if c == nil {
+		return false
+	}
 	return d.want(c, d.Flags(c))
 }
 
@@ -213,7 +220,7 @@ func (d *Dumper) Call(c *Call) {
 
 // render appends the text of c to dst when the options select it.
 func (d *Dumper) render(dst []byte, c *Call) []byte {
-	if d.err != nil {
+	if d.err != nil || c == nil {
 		return dst
 	}
 	f := d.Flags(c)
@@ -232,6 +239,9 @@ func (d *Dumper) render(dst []byte, c *Call) []byte {
 // the backtrace and the empty line after a frame's last call); with
 // NoMultiline it has no newline at all, as apitrace's own call printer.
 func (d *Dumper) AppendCall(dst []byte, c *Call) []byte {
+	if c == nil {
+		return dst
+	}
 	return d.appendCall(dst, c, d.Flags(c))
 }
 
@@ -242,6 +252,9 @@ func (d *Dumper) maybeFlush() {
 }
 
 func (d *Dumper) flush() {
+	if d.w == nil && d.err == nil {
+		d.err = ErrNotOpen
+	}
 	if d.err == nil && len(d.buf) > 0 {
 		_, d.err = d.w.Write(d.buf)
 	}
@@ -494,6 +507,9 @@ func (d *Dumper) enumName(v *Value) (string, bool) {
 		idx = make(map[int64]int, len(sig.Values))
 		for i := len(sig.Values) - 1; i >= 0; i-- {
 			idx[sig.Values[i].Value] = i
+		}
+		if d.enumIndex == nil {
+			d.enumIndex = make(map[*EnumSig]map[int64]int)
 		}
 		d.enumIndex[sig] = idx
 	}

@@ -53,7 +53,7 @@ func benchmarkDumpFile(b *testing.B, path string, opts DumpOptions) {
 			if err != nil {
 				break
 			}
-			d.Call(&c)
+			d.Call(c)
 			calls++
 		}
 		if err := d.Flush(); err != nil {

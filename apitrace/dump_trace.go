@@ -11,6 +11,9 @@ import (
 // trace was cut short after everything it held had been printed (apitrace
 // warns and goes on in that case). Trace flushes the output.
 func (d *Dumper) Trace(r io.Reader) error {
+	if d.w == nil {
+		return ErrNotOpen
+	}
 	cr, err := NewCallReader(r)
 	if err != nil {
 		return err
@@ -53,10 +56,10 @@ func (d *Dumper) dumpCalls(src *CallReader) error {
 			return d.Flush()
 		}
 		if c.Incomplete {
-			d.tail = d.render(d.tail, &c)
+			d.tail = d.render(d.tail, c)
 			continue
 		}
-		d.Call(&c)
+		d.Call(c)
 		if d.err != nil {
 			return d.err
 		}

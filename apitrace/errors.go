@@ -3,6 +3,7 @@ package apitrace
 import (
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // FormatError reports bad or cut-short input. Offset is the position in the
@@ -16,10 +17,14 @@ type FormatError struct {
 }
 
 func (e *FormatError) Error() string {
-	if e.Chunk < 0 {
-		return fmt.Sprintf("apitrace: offset %d: %v", e.Offset, e.Err)
+	msg := "<nil>"
+	if e.Err != nil {
+		msg = strings.TrimPrefix(e.Err.Error(), "apitrace: ")
 	}
-	return fmt.Sprintf("apitrace: offset %d (chunk at file offset %d): %v", e.Offset, e.Chunk, e.Err)
+	if e.Chunk < 0 {
+		return fmt.Sprintf("apitrace: offset %d: %s", e.Offset, msg)
+	}
+	return fmt.Sprintf("apitrace: offset %d (chunk at file offset %d): %s", e.Offset, e.Chunk, msg)
 }
 
 func (e *FormatError) Unwrap() error { return e.Err }
@@ -28,29 +33,38 @@ var (
 	// ErrContainer reports a container this package does not read (Brotli,
 	// zstd) or a file that is no trace at all. The message says how to
 	// convert it.
-	ErrContainer = errors.New("unsupported container")
+	ErrContainer = errors.New("apitrace: unsupported container")
 	// ErrVersion reports a stream version above 6, or a semantic version
 	// above the stream version.
-	ErrVersion = errors.New("unsupported trace version")
-	// ErrEvent reports an event byte other than 0x00 (enter) and 0x01 (leave).
-	ErrEvent = errors.New("unknown event")
-	// ErrDetail reports an unknown call detail or frame detail byte.
-	ErrDetail = errors.New("unknown call detail")
-	// ErrValue reports an unknown value type byte, or an enum value that is
-	// not a typed integer.
-	ErrValue = errors.New("unknown value type")
+	ErrVersion = errors.New("apitrace: unsupported trace version")
+	// ErrBadEvent reports an event byte other than 0x00 (enter) and 0x01
+	// (leave).
+	ErrBadEvent = errors.New("apitrace: unknown event")
+	// ErrBadDetail reports an unknown call detail or frame detail byte.
+	ErrBadDetail = errors.New("apitrace: unknown call detail")
+	// ErrBadValue reports an unknown value type byte, or an enum value that
+	// is not a typed integer.
+	ErrBadValue = errors.New("apitrace: unknown value type")
 	// ErrTooLarge reports a length, count, id, nesting depth or chunk size
 	// above the Reader's limits.
-	ErrTooLarge = errors.New("exceeds limit")
+	ErrTooLarge = errors.New("apitrace: exceeds limit")
 	// ErrOverflow reports an integer longer than ten bytes.
-	ErrOverflow = errors.New("integer overflows 64 bits")
+	ErrOverflow = errors.New("apitrace: integer overflows 64 bits")
 	// ErrCorrupt reports a snappy chunk that does not decode.
-	ErrCorrupt = errors.New("corrupt snappy chunk")
-	// ErrWrite reports an Event or Header the Writer cannot encode (see its
-	// message).
-	ErrWrite = errors.New("cannot encode")
+	ErrCorrupt = errors.New("apitrace: corrupt snappy chunk")
+	// ErrInvalid reports an Event, Call or Header a writer refuses: one it
+	// cannot encode, or one that would make a stream apitrace misreads (the
+	// message says which).
+	ErrInvalid = errors.New("apitrace: invalid record")
+	// ErrClosed reports a write to a writer after Close.
+	ErrClosed = errors.New("apitrace: writer closed")
+	// ErrNotOpen reports a method called on a zero Reader, CallReader,
+	// Writer or CallWriter before Reset.
+	ErrNotOpen = errors.New("apitrace: not open (use New… or Reset)")
 )
 
+// wrapf returns an error wrapping sentinel, its message followed by the
+// formatted details.
 func wrapf(sentinel error, format string, args ...any) error {
 	return fmt.Errorf("%w: "+format, append([]any{sentinel}, args...)...)
 }

@@ -55,16 +55,18 @@ func ExampleWriter() {
 	}
 	clear := &apitrace.FunctionSig{ID: 4, Name: "glClearColor", ArgNames: []string{"red", "green", "blue", "alpha"}}
 	getErr := &apitrace.FunctionSig{ID: 5, Name: "glGetError"}
+	// An enter's Call names the call for its leave; the Writer numbers
+	// the calls in the order it writes them.
 	events := []apitrace.Event{
-		{Kind: apitrace.Enter, Sig: clear, Args: []apitrace.Arg{
+		{Kind: apitrace.Enter, Call: 0, Sig: clear, Args: []apitrace.Arg{
 			{Index: 0, Value: apitrace.Float32(0.5)}, {Index: 1, Value: apitrace.Float32(0)},
 			{Index: 2, Value: apitrace.Float32(1)}, {Index: 3, Value: apitrace.Float32(1)}}},
 		{Kind: apitrace.Leave, Call: 0},
-		{Kind: apitrace.Enter, Sig: getErr},
+		{Kind: apitrace.Enter, Call: 1, Sig: getErr},
 		{Kind: apitrace.Leave, Call: 1, Ret: apitrace.Uint(0)},
 	}
-	for _, ev := range events {
-		if err := w.Write(ev); err != nil {
+	for i := range events {
+		if err := w.Write(&events[i]); err != nil {
 			log.Fatal(err)
 		}
 	}

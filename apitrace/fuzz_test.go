@@ -50,7 +50,7 @@ func checkEnd(t *testing.T, err error) {
 
 func readCalls(t *testing.T, data []byte) {
 	var cr CallReader
-	cr.Reader().MaxStringLen = 1 << 20
+	cr.Reader().MaxDataLen = 1 << 20
 	if err := cr.Reset(bytes.NewReader(data)); err != nil {
 		checkEnd(t, err)
 		return

@@ -55,6 +55,9 @@ func (r *Reader) Position() (p Position, ok bool) {
 // Reader that read past them (see CallReader.Index). The input must be an
 // io.Seeker; only snappy traces can seek.
 func (r *Reader) Seek(p Position) error {
+	if r.src == nil {
+		return ErrNotOpen
+	}
 	s, ok := r.src.(*snappySource)
 	if !ok {
 		return ErrSeek
@@ -110,6 +113,9 @@ type Index struct {
 // known, so that SeekFrame can go anywhere. Memory use is that of reading
 // plus one Position per frame. It needs a snappy trace.
 func (c *CallReader) Index() (*Index, error) {
+	if c.r.src == nil {
+		return nil, ErrNotOpen
+	}
 	p, ok := c.r.Position()
 	if !ok {
 		return nil, ErrSeek
@@ -156,7 +162,10 @@ func (c *CallReader) Seek(p Position) error {
 // it, left after it) are not returned: their enter lies before the seek
 // point.
 func (c *CallReader) SeekFrame(idx *Index, n int) error {
-	if n < 0 || n >= len(idx.Frames) {
+	if c.r.src == nil {
+		return ErrNotOpen
+	}
+	if idx == nil || n < 0 || n >= len(idx.Frames) {
 		return ErrSeek
 	}
 	return c.Seek(idx.Frames[n])

@@ -12,11 +12,12 @@ import (
 
 // Default limits; a Reader field left at 0 uses these.
 const (
-	DefaultMaxStringLen = 256 << 20 // bytes in one string or blob
+	DefaultMaxDataLen   = 256 << 20 // bytes in one string or blob
 	DefaultMaxArrayLen  = 1 << 24   // elements in one array or wide string
 	DefaultMaxValues    = 1 << 22   // value nodes in one event
 	DefaultMaxDepth     = 64        // nesting of arrays, structs and reprs
-	DefaultMaxCount     = 1 << 16   // entries in a signature, frames in a backtrace, argument index
+	DefaultMaxEntries   = 1 << 16   // names in one signature, header properties, argument index
+	DefaultMaxFrames    = 1 << 16   // frames in one backtrace
 	DefaultMaxChunkSize = 64 << 20  // decompressed bytes in one snappy chunk
 )
 
@@ -28,18 +29,20 @@ var errShort = errors.New("apitrace: short window")
 //
 // Signatures (functions, enums, bitmasks, structs, backtrace frames) are
 // defined by the stream at their first use and owned by the Reader: the
-// pointers in events stay valid, and unchanged, for the Reader's life.
-// Everything else in an Event is valid until the next call to Read.
+// pointers in events stay valid, and unchanged, until Reset. The Event
+// returned by Read, and every slice in it, is valid until the next Read.
 //
-// The limit fields are read when the header and each event are parsed; to
-// apply them to the header too, set them on a zero Reader and call Reset.
+// A zero Reader returns ErrNotOpen until Reset gives it a trace. The limit
+// fields are taken by Reset (and NewReader), which parses the header; set
+// them on a zero Reader and call Reset to apply them to the header too.
 type Reader struct {
-	MaxStringLen int // 0 means DefaultMaxStringLen
-	MaxArrayLen  int // 0 means DefaultMaxArrayLen
-	MaxValues    int // 0 means DefaultMaxValues
-	MaxDepth     int // 0 means DefaultMaxDepth
-	MaxCount     int // 0 means DefaultMaxCount
-	MaxChunkSize int // 0 means DefaultMaxChunkSize; apitrace writes 1 MiB
+	MaxDataLen   int // bytes in one string or blob; 0 means DefaultMaxDataLen
+	MaxArrayLen  int // elements in one array or wide string; 0 means DefaultMaxArrayLen
+	MaxValues    int // value nodes in one event; 0 means DefaultMaxValues
+	MaxDepth     int // nesting of arrays, structs and reprs; 0 means DefaultMaxDepth
+	MaxEntries   int // names in one signature, header properties, argument index; 0 means DefaultMaxEntries
+	MaxFrames    int // frames in one backtrace; 0 means DefaultMaxFrames
+	MaxChunkSize int // decompressed bytes in one snappy chunk; 0 means DefaultMaxChunkSize (apitrace writes 1 MiB)
 
 	hdr Header
 	src source
@@ -60,7 +63,7 @@ type Reader struct {
 	version  uint64
 
 	// effective limits
-	maxString, maxArray, maxValues, maxDepth, maxCount int
+	maxString, maxArray, maxValues, maxDepth, maxCount, maxFrames int
 
 	funcs    table[FunctionSig]
 	enums    table[EnumSig]
@@ -142,14 +145,21 @@ func NewReader(r io.Reader) (*Reader, error) {
 	return rd, nil
 }
 
-// Reset makes the Reader read a new trace from r, keeping its limits and
-// reusing its buffers, and reads the header.
+// Reset makes the Reader read a new trace from in, keeping its limits and
+// reusing its buffers, and reads the header. Signatures of the previous
+// trace are forgotten.
 func (r *Reader) Reset(in io.Reader) error {
-	r.maxString = orDefault(r.MaxStringLen, DefaultMaxStringLen)
+	if in == nil {
+		r.err = ErrNotOpen
+		r.src = nil
+		return r.err
+	}
+	r.maxString = orDefault(r.MaxDataLen, DefaultMaxDataLen)
 	r.maxArray = orDefault(r.MaxArrayLen, DefaultMaxArrayLen)
 	r.maxValues = orDefault(r.MaxValues, DefaultMaxValues)
 	r.maxDepth = orDefault(r.MaxDepth, DefaultMaxDepth)
-	r.maxCount = orDefault(r.MaxCount, DefaultMaxCount)
+	r.maxCount = orDefault(r.MaxEntries, DefaultMaxEntries)
+	r.maxFrames = orDefault(r.MaxFrames, DefaultMaxFrames)
 	maxChunk := orDefault(r.MaxChunkSize, DefaultMaxChunkSize)
 	r.hdr = Header{}
 	r.err = nil
@@ -200,8 +210,8 @@ func orDefault(v, d int) int {
 	return v
 }
 
-// Header returns the stream header. Its Properties slice belongs to the
-// Reader and stays valid until Reset.
+// Header returns the stream header (the zero Header before Reset). Its
+// Properties slice belongs to the Reader and stays valid until Reset.
 func (r *Reader) Header() Header { return r.hdr }
 
 // Offset returns the position in the decompressed stream of the next event.
@@ -222,18 +232,22 @@ func (r *Reader) NextCall() uint64 { return r.nextCall }
 // io.ErrUnexpectedEOF; damaged input gives a *FormatError wrapping one of the
 // sentinels. Errors are sticky.
 //
-// The Event's slices and values are valid until the next call to Read.
-func (r *Reader) Read() (Event, error) {
+// The Event belongs to the Reader: it, its slices and its values are valid
+// until the next call to Read or Reset. Clone makes a copy to keep.
+func (r *Reader) Read() (*Event, error) {
 	if err := r.next(); err != nil {
-		return Event{}, err
+		return nil, err
 	}
-	return r.ev, nil
+	return &r.ev, nil
 }
 
 // next parses the next event into r.ev.
 func (r *Reader) next() error {
 	if r.err != nil {
 		return r.err
+	}
+	if r.src == nil {
+		return ErrNotOpen
 	}
 	for {
 		if r.pos < len(r.buf) {
@@ -259,9 +273,10 @@ func (r *Reader) next() error {
 }
 
 // All returns an iterator over the remaining events; it stops after the
-// first error, which it yields unless it is io.EOF.
-func (r *Reader) All() iter.Seq2[Event, error] {
-	return func(yield func(Event, error) bool) {
+// first error, which it yields unless it is io.EOF. Each Event is valid
+// until the loop's next iteration.
+func (r *Reader) All() iter.Seq2[*Event, error] {
+	return func(yield func(*Event, error) bool) {
 		for {
 			ev, err := r.Read()
 			if err == io.EOF {
@@ -404,14 +419,14 @@ func (r *Reader) bytes(i int) ([]byte, int, error) {
 	return r.buf[j:end:end], end, nil
 }
 
-// count reads a signature count or backtrace length.
-func (r *Reader) count(i int) (int, int, error) {
+// count reads a signature count or backtrace length, at most limit.
+func (r *Reader) count(i, limit int) (int, int, error) {
 	n, j, err := r.uint(i)
 	if err != nil {
 		return 0, i, err
 	}
-	if n > uint64(r.maxCount) {
-		return 0, i, r.fail(i, wrapf(ErrTooLarge, "count %d", n))
+	if n > uint64(limit) {
+		return 0, i, r.fail(i, wrapf(ErrTooLarge, "count %d above %d", n, limit))
 	}
 	// Each entry takes at least one byte.
 	if n > uint64(len(r.buf)-j) {
@@ -432,7 +447,7 @@ func (r *Reader) sint(i int) (int64, int, error) {
 	}
 	t := r.buf[i]
 	if t != 3 && t != 4 {
-		return 0, i, r.fail(i, wrapf(ErrValue, "type 0x%02x where a typed integer belongs", t))
+		return 0, i, r.fail(i, wrapf(ErrBadValue, "type 0x%02x where a typed integer belongs", t))
 	}
 	u, j, err := r.uint(i + 1)
 	if err != nil {
@@ -549,7 +564,7 @@ func (r *Reader) event(i int) (int, error) {
 		}
 		r.cutLeave = true
 	default:
-		return i, r.fail(i, wrapf(ErrEvent, "event 0x%02x", b[i]))
+		return i, r.fail(i, wrapf(ErrBadEvent, "event 0x%02x", b[i]))
 	}
 	return r.details(i)
 }
@@ -601,7 +616,7 @@ func (r *Reader) details(i int) (int, error) {
 			}
 			r.ev.Flags = CallFlags(f)
 		default:
-			return i, r.fail(i-1, wrapf(ErrDetail, "call detail 0x%02x", d))
+			return i, r.fail(i-1, wrapf(ErrBadDetail, "call detail 0x%02x", d))
 		}
 	}
 }
@@ -670,7 +685,7 @@ func (r *Reader) nameList(i int) (name []byte, names []string, j int, err error)
 	if name, i, err = r.bytes(i); err != nil {
 		return nil, nil, i, err
 	}
-	n, i, err := r.count(i)
+	n, i, err := r.count(i, r.maxCount)
 	if err != nil {
 		return nil, nil, i, err
 	}
@@ -687,7 +702,7 @@ func (r *Reader) nameList(i int) (name []byte, names []string, j int, err error)
 }
 
 func (r *Reader) backtrace(i int) (int, error) {
-	n, i, err := r.count(i)
+	n, i, err := r.count(i, r.maxFrames)
 	if err != nil {
 		return i, err
 	}
@@ -726,7 +741,7 @@ func (r *Reader) backtrace(i int) (int, error) {
 					nf.Has |= HasOffset
 					nf.Offset, i, err = r.uint(i)
 				default:
-					return i, r.fail(i-1, wrapf(ErrDetail, "frame detail 0x%02x", d))
+					return i, r.fail(i-1, wrapf(ErrBadDetail, "frame detail 0x%02x", d))
 				}
 				if err != nil {
 					return i, err
@@ -904,7 +919,7 @@ func (r *Reader) value(i int, depth int) (int, error) {
 		}
 		r.children(p)
 	default:
-		return i, r.fail(at, wrapf(ErrValue, "type 0x%02x", t))
+		return i, r.fail(at, wrapf(ErrBadValue, "type 0x%02x", t))
 	}
 	return i, nil
 }
@@ -920,7 +935,7 @@ func (r *Reader) enum(i int) (*EnumSig, uint64, int, error) {
 		var vals []EnumValue
 		n := 1
 		if r.version >= 3 {
-			if n, i, err = r.count(i); err != nil {
+			if n, i, err = r.count(i, r.maxCount); err != nil {
 				return nil, 0, i, err
 			}
 		}
@@ -955,7 +970,7 @@ func (r *Reader) enum(i int) (*EnumSig, uint64, int, error) {
 	}
 	if r.version < 3 {
 		if len(sig.Values) == 0 {
-			return nil, 0, i, r.fail(i, wrapf(ErrValue, "enum signature %d without a value", id))
+			return nil, 0, i, r.fail(i, wrapf(ErrBadValue, "enum signature %d without a value", id))
 		}
 		return sig, uint64(sig.Values[0].Value), i, nil
 	}
@@ -973,7 +988,7 @@ func (r *Reader) bitmaskSig(i int) (*BitmaskSig, int, error) {
 		return sig, i, nil
 	}
 	at := i
-	n, i, err := r.count(i)
+	n, i, err := r.count(i, r.maxCount)
 	if err != nil {
 		return nil, i, err
 	}

@@ -178,7 +178,7 @@ func TestCallOrder(t *testing.T) {
 				if err != nil {
 					break
 				}
-				if !verbose && hiddenInDump(&c) {
+				if !verbose && hiddenInDump(c) {
 					continue
 				}
 				s := strconv.FormatUint(c.No, 10) + " "

@@ -67,15 +67,15 @@ type Header struct {
 	Container Container
 }
 
-// Kind is the type of a Value.
-type Kind uint8
+// ValueKind is the type of a Value.
+type ValueKind uint8
 
 // The value kinds. KindNone is the zero Value: "no value", for an argument
 // slot that no event filled (apitrace dump prints it as "?") and for a call
 // without a return value. Every other kind is one value type byte of the
 // stream.
 const (
-	KindNone    Kind = iota
+	KindNone    ValueKind = iota
 	KindNull         // 0x00: null pointer, string or blob
 	KindFalse        // 0x01
 	KindTrue         // 0x02
@@ -102,11 +102,11 @@ var kindNames = [...]string{
 	KindWString: "wstring",
 }
 
-func (k Kind) String() string {
+func (k ValueKind) String() string {
 	if int(k) < len(kindNames) {
 		return kindNames[k]
 	}
-	return fmt.Sprintf("Kind(%d)", uint8(k))
+	return fmt.Sprintf("ValueKind(%d)", uint8(k))
 }
 
 // Value is one node of a value tree. Which fields mean something depends on
@@ -118,7 +118,7 @@ func (k Kind) String() string {
 // value arena): they are valid until the next call to Read. Use Clone to keep
 // one. A Value built by hand for a Writer may point anywhere.
 type Value struct {
-	Kind Kind
+	Kind ValueKind
 	// Bits is the scalar payload: the integer (int64 bits for KindSInt
 	// and KindEnum), the float or double bits, the pointer address, the
 	// bitmask value. Zero for the other kinds.
@@ -300,24 +300,24 @@ type CallFlags uint64
 // written after glXMakeCurrent); apitrace dump prints "// fake".
 const FlagFake CallFlags = 1
 
-// EventKind says whether an Event enters or leaves a call.
-type EventKind uint8
+// Kind says whether an Event enters or leaves a call.
+type Kind uint8
 
 const (
 	// Enter starts call number Event.Call.
-	Enter EventKind = iota
+	Enter Kind = iota
 	// Leave ends call number Event.Call.
 	Leave
 )
 
-func (k EventKind) String() string {
+func (k Kind) String() string {
 	switch k {
 	case Enter:
 		return "enter"
 	case Leave:
 		return "leave"
 	}
-	return fmt.Sprintf("EventKind(%d)", uint8(k))
+	return fmt.Sprintf("Kind(%d)", uint8(k))
 }
 
 // Arg is one argument detail: the argument's index in its signature and its
@@ -340,7 +340,7 @@ type Arg struct {
 // Slices and values in an Event returned by Read are valid until the next
 // call to Read; Clone makes a copy to keep.
 type Event struct {
-	Kind      EventKind
+	Kind      Kind
 	Call      uint64
 	Thread    uint64 // enter only; 0 before version 4
 	Sig       *FunctionSig
@@ -351,7 +351,11 @@ type Event struct {
 }
 
 // Clone returns a deep copy of e that stays valid after the next Read.
-func (e Event) Clone() Event {
+// Signatures and frames, which never change, are shared.
+func (e *Event) Clone() *Event {
+	if e == nil {
+		return nil
+	}
 	var c cloner
 	for i := range e.Args {
 		c.count(&e.Args[i].Value)
@@ -359,14 +363,16 @@ func (e Event) Clone() Event {
 	c.count(&e.Ret)
 	c.nodes = make([]Value, 0, c.nn)
 	c.bytes = make([]byte, 0, c.nb)
-	out := e
-	out.Backtrace = append([]*Frame(nil), e.Backtrace...)
+	out := *e
+	if e.Backtrace != nil {
+		out.Backtrace = append([]*Frame{}, e.Backtrace...)
+	}
 	out.Args = make([]Arg, len(e.Args))
 	for i, a := range e.Args {
 		out.Args[i] = Arg{Index: a.Index, Value: c.value(a.Value)}
 	}
 	out.Ret = c.value(e.Ret)
-	return out
+	return &out
 }
 
 // Call is a whole call as a CallReader returns it: the details of its enter
@@ -400,7 +406,11 @@ func (c *Call) Name() string {
 }
 
 // Clone returns a deep copy of c that stays valid after the next Read.
-func (c Call) Clone() Call {
+// Signatures and frames, which never change, are shared.
+func (c *Call) Clone() *Call {
+	if c == nil {
+		return nil
+	}
 	var cl cloner
 	for i := range c.Args {
 		cl.count(&c.Args[i])
@@ -408,14 +418,16 @@ func (c Call) Clone() Call {
 	cl.count(&c.Ret)
 	cl.nodes = make([]Value, 0, cl.nn)
 	cl.bytes = make([]byte, 0, cl.nb)
-	out := c
-	out.Backtrace = append([]*Frame(nil), c.Backtrace...)
+	out := *c
+	if c.Backtrace != nil {
+		out.Backtrace = append([]*Frame{}, c.Backtrace...)
+	}
 	out.Args = make([]Value, len(c.Args))
 	for i, a := range c.Args {
 		out.Args[i] = cl.value(a)
 	}
 	out.Ret = cl.value(c.Ret)
-	return out
+	return &out
 }
 
 // cloner deep-copies value trees into two exactly sized buffers, so that a

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"io"
 	"math"
+	"slices"
 
 	"github.com/tracefmt/tracefmt/apitrace/snappy"
 	"github.com/tracefmt/tracefmt/varint"
@@ -18,111 +19,142 @@ const DefaultChunkSize = 1 << 20
 // A Writer writes a trace: the header, then events, in the snappy container
 // (the default) or gzip.
 //
-// Signatures and backtrace frames are defined in the stream at their first
-// use, as apitrace requires: the Writer remembers which ids it has defined
-// (each kind has its own id space) and writes a definition from the pointed-to
-// signature the first time an id appears. It keeps the caller's ids.
+// The Writer keeps what the stream derives consistent, whatever events the
+// caller drops, adds or reorders:
+//   - Calls are numbered densely in the order their enter events are
+//     written, as apitrace numbers them. An enter event's Call is the
+//     caller's name for the call, used only to pair its leave event: a leave
+//     is written with the number its enter got. A leave whose enter was not
+//     written (dropped by the caller, or already left) is dropped, as
+//     apitrace's reader would drop it: Write returns nil and writes nothing.
+//   - Signatures and backtrace frames are defined in the stream at their
+//     first use in this stream, as apitrace requires, from the pointed-to
+//     signature, under the caller's ids (each kind has its own id space).
+//     A second, different signature under an id already written is refused
+//     with ErrInvalid; the same signature again (the same pointer, or equal
+//     contents) is written as a reference. A signature must not change
+//     once written.
+//
 // Writing the events a Reader returned, in order, reproduces the reader's
 // decompressed stream byte for byte for every trace apitrace writes.
 //
-// Errors are sticky. Close must be called to write the last chunk; it does
-// not close the underlying io.Writer.
+// A zero Writer returns ErrNotOpen until Reset. Errors are sticky. Close
+// must be called to write the last chunk; it does not close the underlying
+// io.Writer.
 type Writer struct {
 	// ChunkSize is the decompressed size of each snappy chunk but the last;
 	// 0 means DefaultChunkSize. Values above DefaultChunkSize are refused,
 	// since apitrace could not read the file. Set it before the first Write.
 	ChunkSize int
 
-	w       io.Writer
-	hdr     Header
-	buf     []byte // stream bytes not yet compressed
-	out     []byte // one compressed chunk with its length
-	enc     snappy.Encoder
-	gz      *gzip.Writer
-	err     error
-	closed  bool
-	calls   uint64
-	defined [5]idSet
+	w      io.Writer
+	hdr    Header
+	buf    []byte // stream bytes not yet compressed
+	out    []byte // one compressed chunk with its length
+	enc    snappy.Encoder
+	gz     *gzip.Writer
+	err    error
+	open   bool
+	closed bool
+	calls  uint64
+
+	// The call just entered and not yet left (the usual case: a leave
+	// follows its enter), then the other pending calls: the caller's call
+	// number to the one written.
+	last    pendingCall
+	hasLast bool
+	pending map[uint64]uint64
+
+	// The signatures written so far, by id.
+	funcs    table[FunctionSig]
+	enums    table[EnumSig]
+	bitmasks table[BitmaskSig]
+	structs  table[StructSig]
+	frames   table[Frame]
 }
 
-const (
-	defFunc = iota
-	defEnum
-	defBitmask
-	defStruct
-	defFrame
-)
-
-// idSet is a set of signature ids: a bit vector for small ids, a map beyond.
-type idSet struct {
-	small []uint64
-	big   map[uint64]bool
-}
-
-// add inserts id and reports whether it was new.
-func (s *idSet) add(id uint64) bool {
-	if id < smallIDs {
-		w, bit := id/64, uint64(1)<<(id%64)
-		for uint64(len(s.small)) <= w {
-			s.small = append(s.small, 0)
-		}
-		if s.small[w]&bit != 0 {
-			return false
-		}
-		s.small[w] |= bit
-		return true
-	}
-	if s.big[id] {
-		return false
-	}
-	if s.big == nil {
-		s.big = make(map[uint64]bool)
-	}
-	s.big[id] = true
-	return true
-}
+type pendingCall struct{ from, to uint64 }
 
 // NewWriter returns a Writer that writes h's container magic and stream
 // header to w. h.Container must be Snappy or Gzip; the versions must be
 // at most 6, the semantic version at most the version, and properties are
 // only allowed from version 6.
 func NewWriter(w io.Writer, h Header) (*Writer, error) {
-	wr := &Writer{w: w, hdr: h}
-	switch h.Container {
-	case Snappy:
-		if _, err := w.Write(magicSnappy); err != nil {
-			return nil, err
-		}
-	case Gzip:
-		gz, err := gzip.NewWriterLevel(w, gzip.DefaultCompression)
-		if err != nil {
-			return nil, err
-		}
-		wr.gz = gz
-	default:
-		return nil, wrapf(ErrWrite, "container %v", h.Container)
-	}
-	if h.Version > Version {
-		return nil, wrapf(ErrWrite, "version %d", h.Version)
-	}
-	wr.buf = varint.Append(wr.buf, h.Version)
-	if h.Version >= 6 {
-		if h.SemanticVersion > h.Version {
-			return nil, wrapf(ErrWrite, "semantic version %d above version %d", h.SemanticVersion, h.Version)
-		}
-		wr.buf = varint.Append(wr.buf, h.SemanticVersion)
-		for _, p := range h.Properties {
-			if p.Name == "" {
-				return nil, wrapf(ErrWrite, "property with an empty name")
-			}
-			wr.buf = appendString(wr.buf, p.Name)
-			wr.buf = appendString(wr.buf, p.Value)
-		}
-		wr.buf = append(wr.buf, 0)
-	} else if len(h.Properties) > 0 || h.SemanticVersion != h.Version && h.SemanticVersion != 0 {
-		return nil, wrapf(ErrWrite, "version %d has no semantic version or properties", h.Version)
+	wr := new(Writer)
+	if err := wr.Reset(w, h); err != nil {
+		return nil, err
 	}
 	return wr, nil
+}
+
+// Reset discards the Writer's state and starts a new trace on w with header
+// h, as NewWriter does, keeping ChunkSize and reusing buffers. What was not
+// flushed to the previous writer is lost.
+func (w *Writer) Reset(out io.Writer, h Header) error {
+	w.open, w.closed, w.err = false, false, nil
+	w.buf = w.buf[:0]
+	w.calls = 0
+	w.hasLast = false
+	clear(w.pending)
+	w.funcs.reset()
+	w.enums.reset()
+	w.bitmasks.reset()
+	w.structs.reset()
+	w.frames.reset()
+	if out == nil {
+		return ErrNotOpen
+	}
+	if err := checkHeader(h); err != nil {
+		return err
+	}
+	w.w, w.hdr = out, h
+	switch h.Container {
+	case Snappy:
+		w.gz = nil
+		if _, err := out.Write(magicSnappy); err != nil {
+			return err
+		}
+	case Gzip:
+		if w.gz == nil {
+			w.gz, _ = gzip.NewWriterLevel(out, gzip.DefaultCompression)
+		} else {
+			w.gz.Reset(out)
+		}
+	}
+	w.buf = varint.Append(w.buf, h.Version)
+	if h.Version >= 6 {
+		w.buf = varint.Append(w.buf, h.SemanticVersion)
+		for _, p := range h.Properties {
+			w.buf = appendString(w.buf, p.Name)
+			w.buf = appendString(w.buf, p.Value)
+		}
+		w.buf = append(w.buf, 0)
+	}
+	w.open = true
+	return nil
+}
+
+// checkHeader refuses a header the Writer cannot write.
+func checkHeader(h Header) error {
+	if h.Container != Snappy && h.Container != Gzip {
+		return wrapf(ErrInvalid, "container %v (the Writer writes snappy and gzip)", h.Container)
+	}
+	if h.Version > Version {
+		return wrapf(ErrInvalid, "version %d", h.Version)
+	}
+	if h.Version >= 6 {
+		if h.SemanticVersion > h.Version {
+			return wrapf(ErrInvalid, "semantic version %d above version %d", h.SemanticVersion, h.Version)
+		}
+		for _, p := range h.Properties {
+			if p.Name == "" {
+				return wrapf(ErrInvalid, "property with an empty name")
+			}
+		}
+	} else if len(h.Properties) > 0 || h.SemanticVersion != h.Version && h.SemanticVersion != 0 {
+		return wrapf(ErrInvalid, "version %d has no semantic version or properties", h.Version)
+	}
+	return nil
 }
 
 func appendString[S string | []byte](dst []byte, s S) []byte {
@@ -130,17 +162,22 @@ func appendString[S string | []byte](dst []byte, s S) []byte {
 	return append(dst, s...)
 }
 
-// Write appends one event. An enter event's call number is implicit in the
-// stream (enters are numbered in order), so Event.Call is ignored for it.
-func (w *Writer) Write(ev Event) error {
-	if w.err != nil {
-		return w.err
+// Write appends one event. An enter event gets the next call number; a
+// leave event gets the number of the enter whose Call it names, or is
+// dropped when there is none (see Writer).
+func (w *Writer) Write(ev *Event) error {
+	if err := w.usable(); err != nil {
+		return err
 	}
-	if w.closed {
-		return wrapf(ErrWrite, "write after Close")
+	if ev == nil {
+		return wrapf(ErrInvalid, "nil event")
 	}
 	mark := len(w.buf)
-	if err := w.event(&ev); err != nil {
+	no, keep := w.number(ev)
+	if !keep {
+		return nil
+	}
+	if err := w.event(ev, no); err != nil {
 		// Leave no half event behind. The error is sticky, since the
 		// event may have marked signatures as defined.
 		w.buf = w.buf[:mark]
@@ -148,11 +185,58 @@ func (w *Writer) Write(ev Event) error {
 		return err
 	}
 	if ev.Kind == Enter {
-		w.calls++
+		w.enter(ev.Call)
 	}
+	return w.spill()
+}
+
+// usable returns the error that stops writing, if any.
+func (w *Writer) usable() error {
+	switch {
+	case w.err != nil:
+		return w.err
+	case w.closed:
+		return ErrClosed
+	case !w.open:
+		return ErrNotOpen
+	}
+	return nil
+}
+
+// number returns the call number to write for ev, and false for a leave
+// whose enter was not written.
+func (w *Writer) number(ev *Event) (uint64, bool) {
+	if ev.Kind != Leave {
+		return w.calls, true
+	}
+	if w.hasLast && w.last.from == ev.Call {
+		w.hasLast = false
+		return w.last.to, true
+	}
+	no, ok := w.pending[ev.Call]
+	if ok {
+		delete(w.pending, ev.Call)
+	}
+	return no, ok
+}
+
+// enter records that the caller's call from is written as the next number.
+func (w *Writer) enter(from uint64) {
+	if w.hasLast {
+		if w.pending == nil {
+			w.pending = make(map[uint64]uint64)
+		}
+		w.pending[w.last.from] = w.last.to
+	}
+	w.last, w.hasLast = pendingCall{from: from, to: w.calls}, true
+	w.calls++
+}
+
+// spill compresses and writes the whole chunks buffered.
+func (w *Writer) spill() error {
 	size := w.chunkSize()
 	if size < 0 {
-		w.err = wrapf(ErrWrite, "chunk size %d above %d", w.ChunkSize, DefaultChunkSize)
+		w.err = wrapf(ErrInvalid, "chunk size %d above %d", w.ChunkSize, DefaultChunkSize)
 		return w.err
 	}
 	if len(w.buf) >= size {
@@ -201,12 +285,16 @@ func (w *Writer) emit(p []byte, size int) error {
 // Flush writes the buffered stream as a (possibly short) chunk, and flushes
 // gzip. apitrace's tracer does the same on signals; readers do not mind.
 func (w *Writer) Flush() error {
-	if w.err != nil {
-		return w.err
+	if err := w.usable(); err != nil {
+		return err
 	}
+	return w.flush()
+}
+
+func (w *Writer) flush() error {
 	size := w.chunkSize()
 	if size < 0 {
-		w.err = wrapf(ErrWrite, "chunk size %d above %d", w.ChunkSize, DefaultChunkSize)
+		w.err = wrapf(ErrInvalid, "chunk size %d above %d", w.ChunkSize, DefaultChunkSize)
 		return w.err
 	}
 	if err := w.emit(w.buf, size); err != nil {
@@ -223,12 +311,16 @@ func (w *Writer) Flush() error {
 }
 
 // Close writes what is buffered and finishes the container. It does not
-// close the underlying writer.
+// close the underlying writer. Closing again returns nil, or the error
+// that stopped the Writer.
 func (w *Writer) Close() error {
-	if w.closed {
+	if w.closed || w.err != nil {
 		return w.err
 	}
-	err := w.Flush()
+	if !w.open {
+		return ErrNotOpen
+	}
+	err := w.flush()
 	w.closed = true
 	if err != nil {
 		return err
@@ -245,24 +337,27 @@ func (w *Writer) Close() error {
 // Calls returns the number of enter events written.
 func (w *Writer) Calls() uint64 { return w.calls }
 
-func (w *Writer) event(ev *Event) error {
+// event appends ev, numbered no if it is a leave.
+func (w *Writer) event(ev *Event, no uint64) error {
 	switch ev.Kind {
 	case Enter:
 		if ev.Sig == nil {
-			return wrapf(ErrWrite, "enter event without a signature")
+			return wrapf(ErrInvalid, "enter event without a signature")
 		}
 		w.buf = append(w.buf, 0)
 		if w.hdr.Version >= 4 {
 			w.buf = varint.Append(w.buf, ev.Thread)
 		} else if ev.Thread != 0 {
-			return wrapf(ErrWrite, "thread %d in a version %d stream", ev.Thread, w.hdr.Version)
+			return wrapf(ErrInvalid, "thread %d in a version %d stream", ev.Thread, w.hdr.Version)
 		}
-		w.funcSig(ev.Sig)
+		if err := w.funcSig(ev.Sig); err != nil {
+			return err
+		}
 	case Leave:
 		w.buf = append(w.buf, 1)
-		w.buf = varint.Append(w.buf, ev.Call)
+		w.buf = varint.Append(w.buf, no)
 	default:
-		return wrapf(ErrWrite, "event kind %d", ev.Kind)
+		return wrapf(ErrInvalid, "event kind %d", ev.Kind)
 	}
 	if ev.Flags != 0 {
 		w.buf = append(w.buf, 5)
@@ -273,15 +368,17 @@ func (w *Writer) event(ev *Event) error {
 		w.buf = varint.Append(w.buf, uint64(len(ev.Backtrace)))
 		for _, f := range ev.Backtrace {
 			if f == nil {
-				return wrapf(ErrWrite, "nil backtrace frame")
+				return wrapf(ErrInvalid, "nil backtrace frame")
 			}
-			w.frame(f)
+			if err := w.frame(f); err != nil {
+				return err
+			}
 		}
 	}
 	for k := range ev.Args {
 		a := &ev.Args[k]
 		if a.Index < 0 {
-			return wrapf(ErrWrite, "argument index %d", a.Index)
+			return wrapf(ErrInvalid, "argument index %d", a.Index)
 		}
 		w.buf = append(w.buf, 1)
 		w.buf = varint.Append(w.buf, uint64(a.Index))
@@ -299,22 +396,56 @@ func (w *Writer) event(ev *Event) error {
 	return nil
 }
 
-func (w *Writer) funcSig(s *FunctionSig) {
+// define reports whether s is the first signature written under its id,
+// to be defined now, or an error when a different one was written under it.
+func define[T any](t *table[T], s *T, id uint64, same func(a, b *T) bool, what string) (bool, error) {
+	prev := t.get(id)
+	switch {
+	case prev == s:
+		return false, nil
+	case prev == nil:
+		t.put(id, s)
+		return true, nil
+	case same(prev, s):
+		return false, nil
+	}
+	return false, wrapf(ErrInvalid, "a different %s signature was written under id %d", what, id)
+}
+
+func sameFunc(a, b *FunctionSig) bool {
+	return a.Name == b.Name && slices.Equal(a.ArgNames, b.ArgNames)
+}
+
+func sameFrame(a, b *Frame) bool {
+	return a.Has == b.Has && a.Module == b.Module && a.Function == b.Function &&
+		a.File == b.File && a.Line == b.Line && a.Offset == b.Offset
+}
+
+func sameEnum(a, b *EnumSig) bool { return slices.Equal(a.Values, b.Values) }
+
+func sameBitmask(a, b *BitmaskSig) bool { return slices.Equal(a.Flags, b.Flags) }
+
+func sameStruct(a, b *StructSig) bool {
+	return a.Name == b.Name && slices.Equal(a.Members, b.Members)
+}
+
+func (w *Writer) funcSig(s *FunctionSig) error {
 	w.buf = varint.Append(w.buf, s.ID)
-	if !w.defined[defFunc].add(s.ID) {
-		return
+	if def, err := define(&w.funcs, s, s.ID, sameFunc, "function"); !def {
+		return err
 	}
 	w.buf = appendString(w.buf, s.Name)
 	w.buf = varint.Append(w.buf, uint64(len(s.ArgNames)))
 	for _, n := range s.ArgNames {
 		w.buf = appendString(w.buf, n)
 	}
+	return nil
 }
 
-func (w *Writer) frame(f *Frame) {
+func (w *Writer) frame(f *Frame) error {
 	w.buf = varint.Append(w.buf, f.ID)
-	if !w.defined[defFrame].add(f.ID) {
-		return
+	if def, err := define(&w.frames, f, f.ID, sameFrame, "frame"); !def {
+		return err
 	}
 	if f.Has&HasModule != 0 {
 		w.buf = appendString(append(w.buf, 1), f.Module)
@@ -332,6 +463,7 @@ func (w *Writer) frame(f *Frame) {
 		w.buf = varint.Append(append(w.buf, 5), f.Offset)
 	}
 	w.buf = append(w.buf, 0)
+	return nil
 }
 
 // appendSint writes a typed integer the way apitrace does: 0x03 and the
@@ -357,7 +489,7 @@ func (w *Writer) value(v *Value) error {
 		w.buf = varint.Append(append(w.buf, 4), v.Bits)
 	case KindFloat:
 		if v.Bits > math.MaxUint32 {
-			return wrapf(ErrWrite, "float bits 0x%x", v.Bits)
+			return wrapf(ErrInvalid, "float bits 0x%x", v.Bits)
 		}
 		w.buf = binary.LittleEndian.AppendUint32(append(w.buf, 5), uint32(v.Bits))
 	case KindDouble:
@@ -371,10 +503,14 @@ func (w *Writer) value(v *Value) error {
 	case KindBitmask:
 		s := v.Bitmask
 		if s == nil {
-			return wrapf(ErrWrite, "bitmask without a signature")
+			return wrapf(ErrInvalid, "bitmask without a signature")
 		}
 		w.buf = varint.Append(append(w.buf, 10), s.ID)
-		if w.defined[defBitmask].add(s.ID) {
+		def, err := define(&w.bitmasks, s, s.ID, sameBitmask, "bitmask")
+		if err != nil {
+			return err
+		}
+		if def {
 			w.buf = varint.Append(w.buf, uint64(len(s.Flags)))
 			for _, f := range s.Flags {
 				w.buf = varint.Append(appendString(w.buf, f.Name), f.Value)
@@ -391,13 +527,17 @@ func (w *Writer) value(v *Value) error {
 	case KindStruct:
 		s := v.Struct
 		if s == nil {
-			return wrapf(ErrWrite, "struct without a signature")
+			return wrapf(ErrInvalid, "struct without a signature")
 		}
 		if len(v.Elems) != len(s.Members) {
-			return wrapf(ErrWrite, "struct %s with %d values for %d members", s.Name, len(v.Elems), len(s.Members))
+			return wrapf(ErrInvalid, "struct %s with %d values for %d members", s.Name, len(v.Elems), len(s.Members))
 		}
 		w.buf = varint.Append(append(w.buf, 12), s.ID)
-		if w.defined[defStruct].add(s.ID) {
+		def, err := define(&w.structs, s, s.ID, sameStruct, "struct")
+		if err != nil {
+			return err
+		}
+		if def {
 			w.buf = appendString(w.buf, s.Name)
 			w.buf = varint.Append(w.buf, uint64(len(s.Members)))
 			for _, m := range s.Members {
@@ -413,7 +553,7 @@ func (w *Writer) value(v *Value) error {
 		w.buf = varint.Append(append(w.buf, 13), v.Bits)
 	case KindRepr:
 		if len(v.Elems) != 2 {
-			return wrapf(ErrWrite, "repr with %d values", len(v.Elems))
+			return wrapf(ErrInvalid, "repr with %d values", len(v.Elems))
 		}
 		w.buf = append(w.buf, 14)
 		for k := range v.Elems {
@@ -427,7 +567,7 @@ func (w *Writer) value(v *Value) error {
 			w.buf = varint.Append(w.buf, v.Elems[k].Bits)
 		}
 	default:
-		return wrapf(ErrWrite, "value of kind %v", v.Kind)
+		return wrapf(ErrInvalid, "value of kind %v", v.Kind)
 	}
 	return nil
 }
@@ -435,14 +575,18 @@ func (w *Writer) value(v *Value) error {
 func (w *Writer) enum(v *Value) error {
 	s := v.Enum
 	if s == nil {
-		return wrapf(ErrWrite, "enum without a signature")
+		return wrapf(ErrInvalid, "enum without a signature")
 	}
 	old := w.hdr.Version < 3
 	if old && (len(s.Values) != 1 || s.Values[0].Value != v.Int()) {
-		return wrapf(ErrWrite, "version %d enum signature %d must hold exactly the value written", w.hdr.Version, s.ID)
+		return wrapf(ErrInvalid, "version %d enum signature %d must hold exactly the value written", w.hdr.Version, s.ID)
 	}
 	w.buf = varint.Append(append(w.buf, 9), s.ID)
-	if w.defined[defEnum].add(s.ID) {
+	def, err := define(&w.enums, s, s.ID, sameEnum, "enum")
+	if err != nil {
+		return err
+	}
+	if def {
 		if !old {
 			w.buf = varint.Append(w.buf, uint64(len(s.Values)))
 		}

@@ -178,7 +178,7 @@ func TestWriterRefuses(t *testing.T) {
 		{Version: 6, Properties: []Property{{"", "b"}}},
 		{Version: 6, Container: Brotli},
 	} {
-		if _, err := NewWriter(io.Discard, h); !errors.Is(err, ErrWrite) {
+		if _, err := NewWriter(io.Discard, h); !errors.Is(err, ErrInvalid) {
 			t.Errorf("%+v: %v", h, err)
 		}
 	}
@@ -190,7 +190,7 @@ func TestWriterRefuses(t *testing.T) {
 		"struct arity":  {Kind: Enter, Sig: sig, Args: []Arg{{Value: Value{Kind: KindStruct, Struct: st, Elems: []Value{Uint(1)}}}}},
 		"repr arity":    {Kind: Enter, Sig: sig, Args: []Arg{{Value: Value{Kind: KindRepr, Elems: []Value{Uint(1)}}}}},
 		"enum no sig":   {Kind: Enter, Sig: sig, Args: []Arg{{Value: Value{Kind: KindEnum}}}},
-		"bad kind":      {Kind: Leave, Ret: Value{Kind: 99}},
+		"bad kind":      {Kind: Enter, Sig: sig, Ret: Value{Kind: 99}},
 		"negative arg":  {Kind: Enter, Sig: sig, Args: []Arg{{Index: -1, Value: Null()}}},
 		"bad event":     {Kind: 7},
 		"v3 thread bug": {Kind: Enter, Sig: sig},
@@ -204,16 +204,16 @@ func TestWriterRefuses(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := w.Write(ev); !errors.Is(err, ErrWrite) {
+		if err := w.Write(&ev); !errors.Is(err, ErrInvalid) {
 			t.Errorf("%s: %v", name, err)
 		}
-		if err := w.Write(Event{Kind: Leave}); !errors.Is(err, ErrWrite) {
+		if err := w.Write(&Event{Kind: Leave}); !errors.Is(err, ErrInvalid) {
 			t.Errorf("%s: error not sticky: %v", name, err)
 		}
 	}
 	w, _ := NewWriter(io.Discard, Header{Version: 6})
 	w.ChunkSize = DefaultChunkSize + 1
-	if err := w.Write(Event{Kind: Leave}); !errors.Is(err, ErrWrite) {
+	if err := w.Write(&Event{Kind: Enter, Sig: &FunctionSig{Name: "f"}}); !errors.Is(err, ErrInvalid) {
 		t.Errorf("chunk size: %v", err)
 	}
 }
@@ -242,10 +242,10 @@ func TestWriteValues(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, v := range vals {
-		if err := w.Write(Event{Kind: Enter, Thread: 1, Sig: sig, Flags: FlagFake, Backtrace: []*Frame{fr}, Args: []Arg{{Index: 1, Value: v}}}); err != nil {
+		if err := w.Write(&Event{Kind: Enter, Call: uint64(i), Thread: 1, Sig: sig, Flags: FlagFake, Backtrace: []*Frame{fr}, Args: []Arg{{Index: 1, Value: v}}}); err != nil {
 			t.Fatal(err)
 		}
-		if err := w.Write(Event{Kind: Leave, Call: uint64(i), Args: []Arg{{Index: 2, Value: v}}, Ret: v}); err != nil {
+		if err := w.Write(&Event{Kind: Leave, Call: uint64(i), Args: []Arg{{Index: 2, Value: v}}, Ret: v}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -264,7 +264,7 @@ func TestWriteValues(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if c.No != uint64(i) || c.Thread != 1 || c.Flags != FlagFake || len(c.Backtrace) != 1 || !sameFrame(c.Backtrace[0], fr) || len(c.Args) != 3 {
+		if c.No != uint64(i) || c.Thread != 1 || c.Flags != FlagFake || len(c.Backtrace) != 1 || !equalFrame(c.Backtrace[0], fr) || len(c.Args) != 3 {
 			t.Fatalf("call %d: %+v", i, c)
 		}
 		want := v.Clone()
@@ -302,7 +302,7 @@ func render(v Value) string {
 	return s
 }
 
-func sameFrame(a, b *Frame) bool {
+func equalFrame(a, b *Frame) bool {
 	x, y := *a, *b
 	x.def, y.def = 0, 0
 	return x == y
