@@ -95,3 +95,40 @@ func BenchmarkYAML(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkWriter writes back every record of each input (records read
+// once, before the timing).
+func BenchmarkWriter(b *testing.B) {
+	for name, data := range benchInputs(b) {
+		b.Run(name, func(b *testing.B) {
+			rd, err := NewBytesReader(data)
+			if err != nil {
+				b.Fatal(err)
+			}
+			var recs []*Record
+			for rec, err := range rd.All() {
+				if err != nil {
+					b.Fatal(err)
+				}
+				recs = append(recs, rec.Clone())
+			}
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			wr := new(Writer)
+			for i := 0; i < b.N; i++ {
+				if err := wr.Reset(io.Discard, rd.Header()); err != nil {
+					b.Fatal(err)
+				}
+				for _, rec := range recs {
+					if err := wr.Write(rec); err != nil {
+						b.Fatal(err)
+					}
+				}
+				if err := wr.Close(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(len(recs)), "records/op")
+		})
+	}
+}

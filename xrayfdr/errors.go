@@ -3,10 +3,12 @@ package xrayfdr
 import (
 	"errors"
 	"strconv"
+	"strings"
 )
 
 // FormatError reports a log that cannot be read, or a record a Writer
-// refuses. Err is one of the sentinels below or io.ErrUnexpectedEOF.
+// refuses. Err is one of the sentinels below (possibly wrapped with
+// detail) or io.ErrUnexpectedEOF.
 type FormatError struct {
 	Offset int64 // byte offset of the offending record (or of the cut)
 	Err    error
@@ -16,44 +18,64 @@ type FormatError struct {
 }
 
 func (e *FormatError) Error() string {
-	return "xrayfdr: offset " + strconv.FormatInt(e.Offset, 10) + ": " + e.Err.Error()
+	return "xrayfdr: offset " + strconv.FormatInt(e.Offset, 10) + ": " + errText(e.Err)
 }
 
 func (e *FormatError) Unwrap() error { return e.Err }
 
+// errText is err's message without the package prefix, so that an error
+// names the package once.
+func errText(err error) string {
+	if err == nil {
+		return "<nil>"
+	}
+	return strings.TrimPrefix(err.Error(), "xrayfdr: ")
+}
+
 // Sentinel errors carried by FormatError.Err.
 var (
-	// ErrHeader means the file header is unusable (Writer: a version or
-	// type it cannot write).
-	ErrHeader = errors.New("bad file header")
-	// ErrMetadataKind means a metadata record of kind 10 or more.
-	ErrMetadataKind = errors.New("bad metadata record kind")
+	// ErrHeader means the file header is unusable.
+	ErrHeader = errors.New("xrayfdr: bad file header")
+	// ErrVersion means a log version or type llvm-xray does not read
+	// (FDR 1 to 5, basic 1 to 3).
+	ErrVersion = errors.New("xrayfdr: unsupported log version")
+	// ErrMetadataKind means a metadata record of kind 10 or more (with
+	// Reader.Strict, also a kind the log's version never held).
+	ErrMetadataKind = errors.New("xrayfdr: bad metadata record kind")
 	// ErrEndOfBuffer means an EndOfBuffer record in a log of version 2 or more.
-	ErrEndOfBuffer = errors.New("end of buffer record after version 1")
+	ErrEndOfBuffer = errors.New("xrayfdr: end of buffer record after version 1")
 	// ErrAction means a function record with an action other than 0..3
 	// (or a basic-mode entry type other than 0..3).
-	ErrAction = errors.New("bad function record action")
+	ErrAction = errors.New("xrayfdr: bad function record action")
 	// ErrEventSize means a custom or typed event whose size is not positive.
-	ErrEventSize = errors.New("bad event size")
+	ErrEventSize = errors.New("xrayfdr: bad event size")
 	// ErrOverRead means a record that runs past its buffer's extents.
-	ErrOverRead = errors.New("record crosses the buffer extents")
+	ErrOverRead = errors.New("xrayfdr: record crosses the buffer extents")
 	// ErrNoExtents means bytes after a buffer with no BufferExtents record
 	// among them.
-	ErrNoExtents = errors.New("no buffer extents record in trailing bytes")
+	ErrNoExtents = errors.New("xrayfdr: no buffer extents record in trailing bytes")
 	// ErrBasicRecord means a basic-mode record of a type other than 0 or 1.
-	ErrBasicRecord = errors.New("bad basic-mode record type")
+	ErrBasicRecord = errors.New("xrayfdr: bad basic-mode record type")
 	// ErrArgMismatch means a basic-mode argument record that does not follow
 	// a record of the same function, thread and process.
-	ErrArgMismatch = errors.New("argument record does not match its function record")
+	ErrArgMismatch = errors.New("xrayfdr: argument record does not match its function record")
 	// ErrTooLarge means a size beyond the Reader's limits.
-	ErrTooLarge = errors.New("size beyond limit")
+	ErrTooLarge = errors.New("xrayfdr: size beyond limit")
+	// ErrOverflow means a number that does not fit where it goes (with
+	// Reader.Strict, a buffer extents count of 4 GiB or more).
+	ErrOverflow = errors.New("xrayfdr: number out of range")
 	// ErrTransition means a record the block state machine does not allow
 	// where it stands (Verify).
-	ErrTransition = errors.New("invalid record order in block")
+	ErrTransition = errors.New("xrayfdr: invalid record order in block")
 	// ErrTerminal means a block that ends in a state where it may not.
-	ErrTerminal = errors.New("block ends in an invalid state")
-	// ErrField means a Writer was given a value that does not fit its field.
-	ErrField = errors.New("value does not fit its field")
+	ErrTerminal = errors.New("xrayfdr: block ends in an invalid state")
+	// ErrInvalid means a record a Writer refuses: a value that does not
+	// fit its field, or a record that would make llvm-xray misread the log.
+	ErrInvalid = errors.New("xrayfdr: invalid record")
+	// ErrClosed means a Writer used after Close.
+	ErrClosed = errors.New("xrayfdr: writer closed")
+	// ErrNotOpen means a zero Reader or Writer used before Reset.
+	ErrNotOpen = errors.New("xrayfdr: not open")
 )
 
 // SyntaxError reports a malformed line in a text input (an
@@ -64,7 +86,7 @@ type SyntaxError struct {
 }
 
 func (e *SyntaxError) Error() string {
-	return "xrayfdr: line " + strconv.Itoa(e.Line) + ": " + e.Err.Error()
+	return "xrayfdr: line " + strconv.Itoa(e.Line) + ": " + errText(e.Err)
 }
 
 func (e *SyntaxError) Unwrap() error { return e.Err }

@@ -26,7 +26,7 @@ func ExampleReader() {
 			panic(err)
 		}
 		if n < 6 {
-			fmt.Printf("%s\n", xrayfdr.AppendText(nil, h.Version, &rec))
+			fmt.Printf("%s\n", xrayfdr.AppendText(nil, h.Version, rec))
 		}
 		n++
 	}
@@ -59,7 +59,7 @@ func ExampleWriter() {
 		{Kind: xrayfdr.KindFunction, Action: xrayfdr.Exit, FuncID: 3, Delta: 20},
 	})
 	if err == nil {
-		err = w.Flush()
+		err = w.Close()
 	}
 	if err != nil {
 		panic(err)
@@ -77,6 +77,62 @@ func ExampleWriter() {
 	// <Call Argument: data = 42 (hex = 0x2a)>
 	// <Custom Event: delta = +5, size = 5, data = 'hello'>
 	// <Function Exit: #3 delta = +20>
+}
+
+// Example_filter drops the records of one function from a log and writes
+// the rest back: the Writer rewrites each buffer's extents to what
+// remains.
+func Example_filter() {
+	in, err := os.ReadFile("testdata/synthetic-v5.xray")
+	if err != nil {
+		panic(err)
+	}
+	rd, err := xrayfdr.NewReader(bytes.NewReader(in))
+	if err != nil {
+		panic(err)
+	}
+	var out bytes.Buffer
+	w, err := xrayfdr.NewWriter(&out, rd.Header())
+	if err != nil {
+		panic(err)
+	}
+	for rec, err := range rd.All() {
+		if err != nil {
+			panic(err)
+		}
+		if rec.Kind == xrayfdr.KindFunction && rec.FuncID == 2 {
+			continue // drop function 2's entries and exits
+		}
+		if err := w.Write(rec); err != nil {
+			panic(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		panic(err)
+	}
+	fmt.Println(len(in), "bytes in,", out.Len(), "bytes out; verifies:", xrayfdr.Verify(out.Bytes()) == nil)
+	// Output:
+	// 506 bytes in, 474 bytes out; verifies: true
+}
+
+// ExampleDump prints a log as llvm-xray fdr-dump does.
+func ExampleDump() {
+	f, err := os.Open("testdata/synthetic-v1.xray")
+	if err != nil {
+		panic(err)
+	}
+	defer f.Close()
+	var text bytes.Buffer
+	if err := xrayfdr.Dump(&text, f); err != nil {
+		panic(err)
+	}
+	lines := bytes.SplitAfter(text.Bytes(), []byte("\n"))
+	fmt.Printf("%s", bytes.Join(lines[:4], nil))
+	// Output:
+	// <Thread ID: 1000>
+	// <Wall Time: seconds = 77.123456>
+	// <CPU: id = 3, tsc = 5000000>
+	// <Function Enter: #1 delta = +0>
 }
 
 func ExampleExpand() {

@@ -63,13 +63,16 @@ type Trace struct {
 
 // Args returns the call arguments of e (an EventEnterArg).
 func (t *Trace) Args(e *Event) []uint64 {
+	if t == nil || e == nil || e.argN == 0 {
+		return nil
+	}
 	return t.args[e.argOff : e.argOff+e.argN : e.argOff+e.argN]
 }
 
 // Data returns the payload of e (a custom or typed event); it points into
 // the log's bytes.
 func (t *Trace) Data(e *Event) []byte {
-	if e.dataN == 0 {
+	if t == nil || e == nil || e.dataN == 0 {
 		return nil
 	}
 	return t.data[e.dataOff : e.dataOff+int64(e.dataN) : e.dataOff+int64(e.dataN)]

@@ -30,10 +30,10 @@ func FuzzReader(f *testing.F) {
 	addSeeds(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, force := range []bool{false, true} {
-			rd := &Reader{ForceFDR: force, MaxEventSize: 1 << 16, MaxSkip: 1 << 16}
+			rd := &Reader{ForceFDR: force, MaxDataLen: 1 << 16, MaxSkip: 1 << 16}
 			err := rd.Reset(bytes.NewReader(data))
 			for err == nil {
-				var rec Record
+				var rec *Record
 				rec, err = rd.Read()
 				if err == nil && (rec.Offset < HeaderSize || rec.Offset >= int64(len(data))) {
 					t.Fatalf("record offset %d outside the input", rec.Offset)

@@ -88,7 +88,7 @@ func randomLog(t *testing.T, rng *rand.Rand, v uint16, threads, blocksPer int, b
 			t.Fatal(err)
 		}
 	}
-	if err := wr.Flush(); err != nil {
+	if err := wr.Close(); err != nil {
 		t.Fatal(err)
 	}
 	return buf.Bytes()

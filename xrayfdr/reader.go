@@ -11,8 +11,8 @@ import (
 
 // Default limits (see Reader).
 const (
-	DefaultMaxEventSize = 16 << 20
-	DefaultMaxSkip      = 16 << 20
+	DefaultMaxDataLen = 16 << 20
+	DefaultMaxSkip    = 16 << 20
 )
 
 const minBuf = 64 << 10
@@ -59,18 +59,26 @@ func newCodec(bigEndian bool) codec {
 
 // Reader reads the records of an FDR or basic-mode log from an io.Reader.
 //
-// Set the exported fields before the first call to Read.
+// Set the exported fields before the first call to Read. A zero Reader
+// is ready after Reset or ResetBytes; before that every method that
+// returns an error returns ErrNotOpen.
 type Reader struct {
-	// MaxEventSize bounds the payload of a custom or typed event;
-	// 0 means DefaultMaxEventSize.
-	MaxEventSize int
+	// MaxDataLen bounds the payload of a custom or typed event;
+	// 0 means DefaultMaxDataLen.
+	MaxDataLen int
 	// MaxSkip bounds the bytes skipped between the buffers of a version
 	// 3+ log; 0 means DefaultMaxSkip.
 	MaxSkip int
 	// ForceFDR reads every log as FDR whatever its type field says, as
 	// llvm-xray fdr-dump does.
 	ForceFDR bool
+	// Strict also refuses what no XRay runtime writes, though llvm-xray
+	// reads it: a record kind the log's version does not have
+	// (ErrMetadataKind) and a buffer extents count of 4 GiB or more
+	// (ErrOverflow).
+	Strict bool
 
+	rec    Record // what Read returns
 	r      io.Reader
 	buf    []byte
 	pos    int
@@ -103,10 +111,15 @@ func NewReader(r io.Reader) (*Reader, error) {
 // kept. It reads the file header.
 func (rd *Reader) Reset(r io.Reader) error {
 	buf := rd.buf
-	if buf == nil {
-		buf = make([]byte, minBuf)
+	if buf == nil || rd.r == nil {
+		buf = make([]byte, minBuf) // not the bytes of a ResetBytes
 	}
-	*rd = Reader{MaxEventSize: rd.MaxEventSize, MaxSkip: rd.MaxSkip, ForceFDR: rd.ForceFDR, r: r, buf: buf}
+	*rd = Reader{MaxDataLen: rd.MaxDataLen, MaxSkip: rd.MaxSkip, ForceFDR: rd.ForceFDR, Strict: rd.Strict, r: r, buf: buf}
+	if r == nil {
+		rd.buf = nil
+		rd.err = ErrNotOpen
+		return rd.err
+	}
 	if !rd.fill(HeaderSize) {
 		n := rd.end
 		if rd.rerr != nil {
@@ -136,7 +149,7 @@ func NewBytesReader(data []byte) (*Reader, error) {
 
 // ResetBytes is Reset for a log held in memory (see NewBytesReader).
 func (rd *Reader) ResetBytes(data []byte) error {
-	*rd = Reader{MaxEventSize: rd.MaxEventSize, MaxSkip: rd.MaxSkip, ForceFDR: rd.ForceFDR,
+	*rd = Reader{MaxDataLen: rd.MaxDataLen, MaxSkip: rd.MaxSkip, ForceFDR: rd.ForceFDR, Strict: rd.Strict,
 		buf: data, end: len(data), eof: true}
 	if len(data) < HeaderSize {
 		rd.err = &FormatError{Offset: int64(len(data)), Err: io.ErrUnexpectedEOF, LLVM: headerLLVM(len(data))}
@@ -234,32 +247,35 @@ func (rd *Reader) fill(n int) bool {
 	return true
 }
 
-func (rd *Reader) fail(off int64, err error, llvm string) (Record, error) {
+func (rd *Reader) fail(off int64, err error, llvm string) (*Record, error) {
 	if err == io.ErrUnexpectedEOF && rd.rerr != nil {
 		rd.err = rd.rerr
 	} else {
 		rd.err = &FormatError{Offset: off, Err: err, LLVM: llvm}
 	}
-	return Record{}, rd.err
+	return nil, rd.err
 }
 
-func (rd *Reader) atEnd() (Record, error) {
+func (rd *Reader) atEnd() (*Record, error) {
 	rd.err = io.EOF
 	if rd.rerr != nil {
 		rd.err = rd.rerr
+	} else if rd.r == nil && !rd.eof {
+		rd.err = ErrNotOpen // a zero Reader
 	}
-	return Record{}, rd.err
+	return nil, rd.err
 }
 
-// Read returns the next record. At the end of a log that ends between
-// records it returns io.EOF; a cut inside a record returns a *FormatError
-// wrapping io.ErrUnexpectedEOF. Errors are sticky. The slices in the
-// record are valid until the next call to Read.
-func (rd *Reader) Read() (rec Record, err error) {
+// Read returns the next record. The record belongs to the Reader: it and
+// the slices in it are valid until the next call to Read or Reset (use
+// Clone to keep one). At the end of a log that ends between records Read
+// returns io.EOF; a cut inside a record returns a *FormatError wrapping
+// io.ErrUnexpectedEOF. Errors are sticky.
+func (rd *Reader) Read() (*Record, error) {
 	if rd.err != nil {
-		return rec, rd.err
+		return nil, rd.err
 	}
-	if rd.end-rd.pos < MetadataSize && !rd.fill(MetadataSize) && rd.end == rd.pos {
+	if rd.end-rd.pos < MetadataSize && (rd.r == nil && !rd.eof || !rd.fill(MetadataSize) && rd.end == rd.pos) {
 		return rd.atEnd()
 	}
 	if rd.h.Type == TypeBasic && !rd.ForceFDR {
@@ -279,15 +295,11 @@ func (rd *Reader) Read() (rec Record, err error) {
 			w, d = binary.BigEndian.Uint32(b), binary.BigEndian.Uint32(b[4:])
 		}
 		if act := rd.c.fAct.Get(uint64(w)); act <= uint64(EnterArg) {
-			rec.Kind = KindFunction
-			rec.Action = Action(act)
-			rec.FuncID = int32(rd.c.fID.Get(uint64(w)))
-			rec.Delta = int64(d)
-			rec.Raw = b[:FunctionSize:FunctionSize]
-			rec.Offset = rd.off + int64(rd.pos)
+			rd.rec = Record{Kind: KindFunction, Action: Action(act), FuncID: int32(rd.c.fID.Get(uint64(w))),
+				Delta: int64(d), Raw: b[:FunctionSize:FunctionSize], Offset: rd.off + int64(rd.pos)}
 			rd.pos += FunctionSize
 			rd.budget -= FunctionSize
-			return rec, nil
+			return &rd.rec, nil
 		}
 	}
 	return rd.readSlow()
@@ -342,7 +354,7 @@ var llvmShortNames = [...]string{
 	KindPid:           "a process ID record",
 }
 
-func (rd *Reader) readSlow() (Record, error) {
+func (rd *Reader) readSlow() (*Record, error) {
 	start := rd.off + int64(rd.pos)
 	o := rd.c.order
 	if rd.buf[rd.pos]&rd.c.disc == 0 {
@@ -355,13 +367,16 @@ func (rd *Reader) readSlow() (Record, error) {
 		if act > uint64(EnterArg) {
 			return rd.fail(start, ErrAction, fmt.Sprintf("Unknown function record type '%d' at offset %d.", act, start))
 		}
-		rec := Record{Kind: KindFunction, Action: Action(act), FuncID: int32(rd.c.fID.Get(w)),
+		rd.rec = Record{Kind: KindFunction, Action: Action(act), FuncID: int32(rd.c.fID.Get(w)),
 			Delta: int64(o.Uint32(b[4:])), Raw: b[:FunctionSize:FunctionSize], Offset: start}
-		return rd.account(rec, FunctionSize, "Function")
+		return rd.account(FunctionSize, "Function")
 	}
 	kind := Kind(rd.c.mKind.Get(uint64(rd.buf[rd.pos])))
 	if kind > KindPid {
 		return rd.fail(start, ErrMetadataKind, fmt.Sprintf("Invalid metadata record type: %d\nEncountered an unsupported metadata record (%d) at offset %d.", kind, kind, start))
+	}
+	if rd.Strict && !kindInVersion(kind, rd.h.Version) {
+		return rd.fail(start, ErrMetadataKind, "")
 	}
 	if kind == KindEndOfBuffer && rd.h.Version >= 2 {
 		return rd.fail(start, ErrEndOfBuffer, fmt.Sprintf("End of buffer records are no longer supported starting version 2 of the log.\nEncountered an unsupported metadata record (1) at offset %d.", start))
@@ -373,7 +388,8 @@ func (rd *Reader) readSlow() (Record, error) {
 		return rd.fail(start, io.ErrUnexpectedEOF, fmt.Sprintf("Invalid offset for %s (%d).", llvmShortNames[kind], start+1))
 	}
 	b := rd.buf[rd.pos : rd.pos+MetadataSize : rd.pos+MetadataSize]
-	rec := Record{Kind: kind, Raw: b, Offset: start}
+	rd.rec = Record{Kind: kind, Raw: b, Offset: start}
+	rec := &rd.rec
 	n := MetadataSize
 	switch kind {
 	case KindNewBuffer:
@@ -410,9 +426,9 @@ func (rd *Reader) readSlow() (Record, error) {
 			rec.TSC = o.Uint64(b[5:])
 			rec.CPU = o.Uint16(b[13:])
 		}
-		limit := rd.MaxEventSize
+		limit := rd.MaxDataLen
 		if limit <= 0 {
-			limit = DefaultMaxEventSize
+			limit = DefaultMaxDataLen
 		}
 		short := fmt.Sprintf("Cannot read %d bytes of custom event data from offset %d.", size, start+MetadataSize)
 		if int64(size) > int64(limit) {
@@ -431,33 +447,58 @@ func (rd *Reader) readSlow() (Record, error) {
 		rec.Data = rd.buf[rd.pos+MetadataSize : rd.pos+n : rd.pos+n]
 	}
 	if kind == KindBufferExtents {
-		rd.budget = uint64(uint32(rec.Extents)) // llvm-xray 14 keeps the count in 32 bits
-		rd.pos += n
-		return rec, nil
+		return rd.setBudget(n)
 	}
 	name := llvmKindNames[kind]
 	if kind == KindCustomEvent && rd.h.Version < 5 {
 		name = "Metadata:CustomEvent"
 	}
-	return rd.account(rec, n, name)
+	return rd.account(n, name)
 }
 
-// account charges a record of n bytes to the buffer extents (version 3+).
-func (rd *Reader) account(rec Record, n int, name string) (Record, error) {
+// kindInVersion reports whether a log of the version may hold metadata
+// records of kind k, as the XRay runtimes write them.
+func kindInVersion(k Kind, version uint16) bool {
+	switch k {
+	case KindEndOfBuffer:
+		return version < 2
+	case KindBufferExtents:
+		return version >= 2
+	case KindPid:
+		return version >= 3
+	case KindTypedEvent:
+		return version >= 5
+	}
+	return true
+}
+
+// setBudget starts the buffer of the BufferExtents record in rd.rec, which
+// takes n bytes from rd.pos on.
+func (rd *Reader) setBudget(n int) (*Record, error) {
+	if rd.Strict && rd.rec.Extents > 1<<32-1 {
+		return rd.fail(rd.rec.Offset, ErrOverflow, "")
+	}
+	rd.budget = uint64(uint32(rd.rec.Extents)) // llvm-xray 14 keeps the count in 32 bits
+	rd.pos += n
+	return &rd.rec, nil
+}
+
+// account charges rd.rec, of n bytes, to the buffer extents (version 3+).
+func (rd *Reader) account(n int, name string) (*Record, error) {
 	if rd.h.Version >= 3 {
 		if uint64(n) > rd.budget {
-			end := rec.Offset + int64(n)
-			return rd.fail(rec.Offset, ErrOverRead, fmt.Sprintf("Buffer over-read at offset %d (over-read by %d bytes); Record Type = %s.", end, uint64(n)-rd.budget, name))
+			end := rd.rec.Offset + int64(n)
+			return rd.fail(rd.rec.Offset, ErrOverRead, fmt.Sprintf("Buffer over-read at offset %d (over-read by %d bytes); Record Type = %s.", end, uint64(n)-rd.budget, name))
 		}
 		rd.budget -= uint64(n)
 	}
 	rd.pos += n
-	return rec, nil
+	return &rd.rec, nil
 }
 
 // readExtents skips to the next BufferExtents record, as llvm-xray does
 // when a version 3+ buffer is used up.
-func (rd *Reader) readExtents() (Record, error) {
+func (rd *Reader) readExtents() (*Record, error) {
 	limit := rd.MaxSkip
 	if limit <= 0 {
 		limit = DefaultMaxSkip
@@ -495,40 +536,38 @@ func (rd *Reader) readExtents() (Record, error) {
 		return rd.fail(start, io.ErrUnexpectedEOF, fmt.Sprintf("Invalid offset for a buffer extent (%d).\nFailed to find the next BufferExtents record.", start+1))
 	}
 	p := rd.pos + skipped
-	rec := Record{
+	rd.rec = Record{
 		Kind:    KindBufferExtents,
 		Extents: rd.c.order.Uint64(rd.buf[p+1:]),
 		Raw:     rd.buf[p : p+MetadataSize : p+MetadataSize],
 		Offset:  start,
 	}
 	if skipped > 0 {
-		rec.Skipped = rd.buf[rd.pos:p:p]
+		rd.rec.Skipped = rd.buf[rd.pos:p:p]
 	}
-	rd.budget = uint64(uint32(rec.Extents)) // llvm-xray 14 keeps the count in 32 bits
-	rd.pos = p + MetadataSize
-	return rec, nil
+	rd.pos = p
+	return rd.setBudget(MetadataSize)
 }
 
 // cutExtents returns a BufferExtents record at p that the end of the
 // input cuts after its 8-byte count. llvm-xray 14 reads it (and then stops
 // at the end of the data), so it is read here too, with a short Raw that
 // the Writer reproduces.
-func (rd *Reader) cutExtents(p int, start int64) (Record, error) {
-	rec := Record{
+func (rd *Reader) cutExtents(p int, start int64) (*Record, error) {
+	rd.rec = Record{
 		Kind:    KindBufferExtents,
 		Extents: rd.c.order.Uint64(rd.buf[p+1 : p+9]),
 		Raw:     rd.buf[p:rd.end:rd.end],
 		Offset:  start,
 	}
 	if p > rd.pos {
-		rec.Skipped = rd.buf[rd.pos:p:p]
+		rd.rec.Skipped = rd.buf[rd.pos:p:p]
 	}
-	rd.budget = uint64(uint32(rec.Extents)) // llvm-xray 14 keeps the count in 32 bits
-	rd.pos = rd.end
-	return rec, nil
+	rd.pos = p
+	return rd.setBudget(rd.end - p)
 }
 
-func (rd *Reader) readBasic() (Record, error) {
+func (rd *Reader) readBasic() (*Record, error) {
 	start := rd.off + int64(rd.pos)
 	if !rd.fill(BasicSize) {
 		return rd.fail(start, io.ErrUnexpectedEOF, "")
@@ -540,15 +579,17 @@ func (rd *Reader) readBasic() (Record, error) {
 		if b[3] > byte(EnterArg) {
 			return rd.fail(start, ErrAction, fmt.Sprintf("Unknown record type '%d' at offset %d.", b[3], start+4))
 		}
-		rec := Record{Kind: KindFunction, Action: Action(b[3]), CPU: uint16(b[2]),
+		rd.rec = Record{Kind: KindFunction, Action: Action(b[3]), CPU: uint16(b[2]),
 			FuncID: int32(o.Uint32(b[4:])), TSC: o.Uint64(b[8:]),
 			TID: int32(o.Uint32(b[16:])), PID: int32(o.Uint32(b[20:])), Raw: b, Offset: start}
+		rec := &rd.rec
 		rd.lastOK, rd.lastFID, rd.lastTID, rd.lastPID = true, rec.FuncID, rec.TID, rec.PID
 		rd.pos += BasicSize
 		return rec, nil
 	case 1:
-		rec := Record{Kind: KindCallArg, FuncID: int32(o.Uint32(b[4:])), TID: int32(o.Uint32(b[8:])),
+		rd.rec = Record{Kind: KindCallArg, FuncID: int32(o.Uint32(b[4:])), TID: int32(o.Uint32(b[8:])),
 			PID: int32(o.Uint32(b[12:])), Arg: o.Uint64(b[16:]), Raw: b, Offset: start}
+		rec := &rd.rec
 		if !rd.lastOK || rec.FuncID != rd.lastFID || rec.TID != rd.lastTID || (rd.h.Version >= 3 && rec.PID != rd.lastPID) {
 			return rd.fail(start, ErrArgMismatch, fmt.Sprintf("Corrupted log, found arg payload following non-matching function+thread record. Record for function %d != %d at offset %d.", rd.lastFID, rec.FuncID, start+16))
 		}
@@ -559,10 +600,11 @@ func (rd *Reader) readBasic() (Record, error) {
 	}
 }
 
-// All returns an iterator over the remaining records; it stops after the
+// All returns an iterator over the remaining records, a loop over Read
+// (each record is valid until the next iteration); it stops after the
 // first error, which it yields (io.EOF is not yielded).
-func (rd *Reader) All() iter.Seq2[Record, error] {
-	return func(yield func(Record, error) bool) {
+func (rd *Reader) All() iter.Seq2[*Record, error] {
+	return func(yield func(*Record, error) bool) {
 		for {
 			rec, err := rd.Read()
 			if err == io.EOF {

@@ -2,6 +2,7 @@ package xrayfdr
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"io"
 	"testing"
@@ -140,7 +141,7 @@ func TestLimits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rd.MaxEventSize = 4
+	rd.MaxDataLen = 4
 	for {
 		_, err = rd.Read()
 		if err != nil {
@@ -148,27 +149,29 @@ func TestLimits(t *testing.T) {
 		}
 	}
 	if !errors.Is(err, ErrTooLarge) {
-		t.Errorf("MaxEventSize 4: %v", err)
+		t.Errorf("MaxDataLen 4: %v", err)
 	}
 	// a huge event size in a short file allocates nothing big
 	h := Header{Version: 5, Type: TypeFDR}
 	var buf bytes.Buffer
 	wr, _ := NewWriter(&buf, h)
-	wr.Write(Record{Kind: KindBufferExtents, Extents: 1<<32 - 1})
-	wr.Flush()
+	wr.Write(&Record{Kind: KindBufferExtents})
+	wr.Close()
+	// announce more than follows, as a hand-made log may
+	binary.LittleEndian.PutUint64(buf.Bytes()[HeaderSize+1:], 1<<32-1)
 	raw := append(buf.Bytes(), 0x0b, 0xff, 0xff, 0xff, 0x7f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
 	if err := readAll(bytes.NewReader(raw)); !errors.Is(err, io.ErrUnexpectedEOF) {
 		t.Errorf("2 GiB event in a short log: %v", err)
 	}
-	long := append(append([]byte(nil), raw...), make([]byte, DefaultMaxEventSize+1)...)
+	long := append(append([]byte(nil), raw...), make([]byte, DefaultMaxDataLen+1)...)
 	if err := readAll(bytes.NewReader(long)); !errors.Is(err, ErrTooLarge) {
 		t.Errorf("2 GiB event in a long log: %v", err)
 	}
 	rd, _ = NewReader(bytes.NewReader(raw))
-	rd.MaxEventSize = 1 << 31
+	rd.MaxDataLen = 1 << 31
 	allocs := testing.AllocsPerRun(1, func() {
 		rd, _ := NewReader(bytes.NewReader(raw))
-		rd.MaxEventSize = 1 << 31
+		rd.MaxDataLen = 1 << 31
 		readAll2(rd)
 	})
 	if allocs > 10 {
@@ -238,12 +241,12 @@ func TestBigEndianDetection(t *testing.T) {
 			t.Fatal(err)
 		}
 		if c.h.Type == TypeBasic {
-			wr.Write(Record{Kind: KindFunction, Action: EnterArg, FuncID: -2, TSC: 99, TID: 5, PID: 6, CPU: 255})
-			wr.Write(Record{Kind: KindCallArg, FuncID: -2, TID: 5, PID: 6, Arg: 1})
+			wr.Write(&Record{Kind: KindFunction, Action: EnterArg, FuncID: -2, TSC: 99, TID: 5, PID: 6, CPU: 255})
+			wr.Write(&Record{Kind: KindCallArg, FuncID: -2, TID: 5, PID: 6, Arg: 1})
 		} else {
 			wr.WriteBuffer(sample(c.h)[:8])
 		}
-		wr.Flush()
+		wr.Close()
 		rd, err := NewReader(bytes.NewReader(buf.Bytes()))
 		if err != nil {
 			t.Fatal(err)
@@ -260,9 +263,9 @@ func TestBigEndianDetection(t *testing.T) {
 func TestBasicArgMismatch(t *testing.T) {
 	var buf bytes.Buffer
 	wr, _ := NewWriter(&buf, Header{Version: 3, Type: TypeBasic})
-	wr.Write(Record{Kind: KindFunction, Action: EnterArg, FuncID: 2, TID: 5})
-	wr.Write(Record{Kind: KindCallArg, FuncID: 3, TID: 5})
-	wr.Flush()
+	wr.Write(&Record{Kind: KindFunction, Action: EnterArg, FuncID: 2, TID: 5})
+	wr.Write(&Record{Kind: KindCallArg, FuncID: 3, TID: 5})
+	wr.Close()
 	err := readAll(bytes.NewReader(buf.Bytes()))
 	if !errors.Is(err, ErrArgMismatch) {
 		t.Errorf("got %v", err)

@@ -121,8 +121,9 @@ func (a Action) String() string {
 // Record is one record of a log. Which fields are meaningful depends on
 // Kind; the others are zero.
 //
-// Data, Raw and Skipped point into the Reader's buffer and are valid
-// until the next call to Read; Clone makes a copy to keep.
+// A Record that Read returns belongs to the Reader: it and its Data, Raw
+// and Skipped slices are valid until the next call to Read or Reset;
+// Clone makes a copy to keep.
 type Record struct {
 	Kind   Kind
 	Action Action // KindFunction
@@ -160,12 +161,17 @@ type Record struct {
 	Offset int64
 }
 
-// Clone returns a copy of r that owns its slices.
-func (r Record) Clone() Record {
-	r.Data = cloneBytes(r.Data)
-	r.Raw = cloneBytes(r.Raw)
-	r.Skipped = cloneBytes(r.Skipped)
-	return r
+// Clone returns a copy of r that owns its slices, to keep after the next
+// Read (nil for a nil r).
+func (r *Record) Clone() *Record {
+	if r == nil {
+		return nil
+	}
+	c := *r
+	c.Data = cloneBytes(r.Data)
+	c.Raw = cloneBytes(r.Raw)
+	c.Skipped = cloneBytes(r.Skipped)
+	return &c
 }
 
 func cloneBytes(b []byte) []byte {
@@ -186,6 +192,8 @@ const (
 // true) log, payload included and Skipped excluded.
 func (r *Record) Size(basic bool) int {
 	switch {
+	case r == nil:
+		return 0
 	case basic:
 		return BasicSize
 	case r.Kind == KindFunction:

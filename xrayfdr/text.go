@@ -140,7 +140,7 @@ func Dump(w io.Writer, r io.Reader) error {
 			}
 			return err
 		}
-		out = AppendText(out, v, &rec)
+		out = AppendText(out, v, rec)
 		out = append(out, '\n')
 		if len(out) >= 64<<10 {
 			if _, err := w.Write(out); err != nil {
@@ -174,7 +174,7 @@ func DumpVerify(w io.Writer, data []byte) error {
 			if err != nil {
 				break
 			}
-			line = AppendText(line[:0], rd.h.Version, &rec)
+			line = AppendText(line[:0], rd.h.Version, rec)
 			line = append(line, '\n')
 			bw.Write(line)
 		}

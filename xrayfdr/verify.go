@@ -92,6 +92,9 @@ func (v *Verifier) State() State { return v.state }
 // EndOfBuffer record every record but a NewBuffer is ignored.
 func (v *Verifier) Next(rec *Record) error {
 	to := StateUnknown
+	if rec == nil {
+		return v.step(to, v.lastOff)
+	}
 	if int(rec.Kind) < len(kindStates) {
 		to = kindStates[rec.Kind]
 	}
@@ -225,11 +228,11 @@ func (b *Block) iter(br *Reader) blockIter {
 // rec is the caller's (on its stack: nothing here keeps it).
 func (it *blockIter) next(rec *Record) (bool, error) {
 	for it.left > 0 {
-		var err error
-		*rec, err = it.br.Read()
+		r, err := it.br.Read()
 		if err != nil {
 			return false, err
 		}
+		*rec = *r
 		if rec.Kind != KindBufferExtents {
 			it.left--
 			return true, nil

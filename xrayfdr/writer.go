@@ -1,6 +1,8 @@
 package xrayfdr
 
 import (
+	"bytes"
+	"fmt"
 	"io"
 	"math"
 )
@@ -10,96 +12,159 @@ import (
 // Records are encoded over a copy of their Raw bytes, so a record read by
 // a Reader is written back byte for byte, uninitialised padding included;
 // fields set by hand win over the raw bytes.
+//
+// The Writer owns the buffer extents of a version 2+ FDR log: a
+// BufferExtents record opens a thread buffer, and the Writer holds the
+// buffer until the next BufferExtents record (or Close) to write the
+// number of bytes that really follow, whatever count the record carries.
+// So dropping records from a log, or adding some, keeps every buffer
+// readable. The count given is kept only where llvm-xray reads the same
+// with it: when it equals the buffer's size modulo 2^32 (llvm-xray keeps
+// 32 bits), and in a log cut short: when the last buffer's records are,
+// by their Offset fields, the leading records of the buffer a Reader read,
+// and the count exceeds them (llvm-xray reads such a buffer to the end of
+// the file). Flush writes the completed buffers; the open one waits for
+// its end.
+//
+// A zero Writer is ready after Reset; before that every method returns
+// ErrNotOpen.
 type Writer struct {
-	w   io.Writer
-	h   Header
-	c   codec
-	buf []byte
-	off int64
-	err error
+	w    io.Writer
+	h    Header
+	c    codec
+	buf  []byte
+	off  int64 // file offset of buf[0]
+	err  error
+	open bool
+	// the open thread buffer of a version 2+ FDR log: its BufferExtents
+	// record is at buf[ext:], the records from buf[body:] on
+	inBuf     bool
+	ext, body int
+	extents   uint64 // the count the caller gave
+	// nextOff is the Offset the next record has when the open buffer's
+	// records follow each other as a Reader read them (contig)
+	nextOff    int64
+	contig     bool
+	nextFlush  int
+	hasExtents bool // a BufferExtents record was written
 }
 
 // NewWriter writes the file header h to w and returns a Writer for the
 // records. It refuses versions llvm-xray does not read (FDR 1..5, basic
-// 1..3) and types other than TypeBasic and TypeFDR.
+// 1..3) and types other than TypeBasic and TypeFDR (ErrVersion).
 func NewWriter(w io.Writer, h Header) (*Writer, error) {
+	wr := new(Writer)
+	if err := wr.Reset(w, h); err != nil {
+		return nil, err
+	}
+	return wr, nil
+}
+
+// Reset discards the Writer's state, reusing its buffer, and starts a
+// new log with header h on w, as NewWriter does.
+func (wr *Writer) Reset(w io.Writer, h Header) error {
+	buf := wr.buf[:0]
+	if buf == nil {
+		buf = make([]byte, 0, minBuf)
+	}
+	*wr = Writer{w: w, h: h, c: newCodec(h.BigEndian), buf: buf, nextFlush: minBuf}
 	switch {
+	case w == nil:
+		wr.err = ErrNotOpen
+		return wr.err
 	case h.Type == TypeFDR && h.Version >= 1 && h.Version <= 5:
 	case h.Type == TypeBasic && h.Version >= 1 && h.Version <= 3:
 	default:
-		return nil, &FormatError{Offset: 0, Err: ErrHeader}
+		wr.err = &FormatError{Offset: 0, Err: ErrVersion}
+		return wr.err
 	}
-	wr := &Writer{w: w, h: h, c: newCodec(h.BigEndian), buf: make([]byte, 0, minBuf)}
 	o := wr.c.order
 	b := wr.buf[:HeaderSize]
+	clear(b)
 	o.PutUint16(b, h.Version)
 	o.PutUint16(b[2:], h.Type)
 	o.PutUint32(b[4:], h.Flags)
 	o.PutUint64(b[8:], h.CycleFrequency)
 	copy(b[16:], h.FreeForm[:])
 	wr.buf = b
-	wr.off = HeaderSize
-	return wr, nil
+	wr.open = true
+	return nil
 }
 
 // Header returns the header the Writer was made with.
 func (wr *Writer) Header() Header { return wr.h }
 
 func (wr *Writer) refuse(err error) error {
-	wr.err = &FormatError{Offset: wr.off, Err: err}
+	wr.err = &FormatError{Offset: wr.off + int64(len(wr.buf)), Err: err}
 	return wr.err
 }
 
-// Write appends one record (with its Skipped bytes first). Records are
-// written as given: BufferExtents values are not computed (see
-// WriteBuffer). It refuses a value that does not fit its field and a
-// record kind the log's version cannot hold.
-func (wr *Writer) Write(rec Record) error {
-	if wr.err != nil {
+func (wr *Writer) sticky() error {
+	switch {
+	case wr.err != nil:
 		return wr.err
+	case !wr.open:
+		return ErrNotOpen
+	}
+	return nil
+}
+
+// invalid is ErrInvalid with what is wrong.
+func invalid(format string, args ...any) error {
+	return fmt.Errorf("%w: "+format, append([]any{ErrInvalid}, args...)...)
+}
+
+// Write appends one record (with its Skipped bytes first). It refuses,
+// with ErrInvalid, a value that does not fit its field, a record kind the
+// log's version cannot hold, and a record llvm-xray would not read where
+// it stands (in a version 3+ FDR log, a record before the first
+// BufferExtents record, or Skipped bytes anywhere but before one).
+func (wr *Writer) Write(rec *Record) error {
+	if err := wr.sticky(); err != nil {
+		return err
+	}
+	if rec == nil {
+		return wr.refuse(invalid("nil record"))
 	}
 	start := len(wr.buf)
-	wr.buf = append(wr.buf, rec.Skipped...)
 	var err error
 	if wr.h.Type == TypeBasic {
-		err = wr.appendBasic(&rec)
+		err = wr.appendBasic(rec)
 	} else {
-		err = wr.appendFDR(&rec)
+		err = wr.appendFDR(rec)
 	}
 	if err != nil {
 		wr.buf = wr.buf[:start]
 		return wr.refuse(err)
 	}
-	wr.off += int64(len(wr.buf) - start)
-	if len(wr.buf) >= minBuf {
-		return wr.Flush()
+	if len(wr.buf) >= wr.nextFlush {
+		return wr.flush()
 	}
 	return nil
 }
 
-// WriteBuffer writes one thread buffer of a version 2+ FDR log: a
-// BufferExtents record holding the size of recs, then recs. recs should
-// start with NewBuffer, WallTime, Pid (version 3+) and NewCPU records.
-// For version 1 it writes recs alone; end them with an EndOfBuffer record.
+// WriteBuffer writes one thread buffer: for a version 2+ FDR log, a
+// BufferExtents record (its count is computed), then recs. recs should
+// start with NewBuffer, WallTime, Pid (version 3+) and NewCPU records. For
+// version 1 it writes recs alone; end them with an EndOfBuffer record.
 func (wr *Writer) WriteBuffer(recs []Record) error {
+	if err := wr.sticky(); err != nil {
+		return err
+	}
 	if wr.h.Type == TypeFDR && wr.h.Version >= 2 {
-		n := 0
-		for i := range recs {
-			n += len(recs[i].Skipped) + recs[i].Size(false)
-		}
-		if err := wr.Write(Record{Kind: KindBufferExtents, Extents: uint64(n)}); err != nil {
+		if err := wr.Write(&Record{Kind: KindBufferExtents}); err != nil {
 			return err
 		}
 	}
-	for _, r := range recs {
-		if err := wr.Write(r); err != nil {
+	for i := range recs {
+		if err := wr.Write(&recs[i]); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// rawInto appends size bytes to wr.buf: rec.Raw when it has that size,
+// rawInto appends size bytes to wr.buf: raw when it has that size,
 // zeros otherwise, and returns them for the fields to be set.
 func (wr *Writer) rawInto(raw []byte, size int) []byte {
 	n := len(wr.buf)
@@ -113,10 +178,28 @@ func (wr *Writer) rawInto(raw []byte, size int) []byte {
 
 func (wr *Writer) appendFDR(rec *Record) error {
 	o := wr.c.order
-	if rec.Kind == KindFunction {
-		if rec.FuncID < 0 || uint64(rec.FuncID) > wr.c.fID.Max() || rec.Delta < 0 || rec.Delta > math.MaxUint32 || rec.Action > EnterArg {
-			return ErrField
+	if len(rec.Skipped) > 0 {
+		if rec.Kind != KindBufferExtents || wr.h.Version < 3 {
+			return invalid("skipped bytes before a %v record in a version %d log", rec.Kind, wr.h.Version)
 		}
+		if bytes.IndexByte(rec.Skipped, wr.c.extIntro) >= 0 {
+			return invalid("skipped bytes hold the first byte of a BufferExtents record")
+		}
+	}
+	if rec.Kind != KindBufferExtents && wr.h.Version >= 3 && !wr.hasExtents {
+		return invalid("%v record before the first BufferExtents record", rec.Kind)
+	}
+	if rec.Kind == KindFunction {
+		if rec.FuncID < 0 || uint64(rec.FuncID) > wr.c.fID.Max() {
+			return invalid("function id %d does not fit 28 bits", rec.FuncID)
+		}
+		if rec.Delta < 0 || rec.Delta > math.MaxUint32 || rec.Action > EnterArg {
+			return invalid("function record delta %d or action %d out of range", rec.Delta, rec.Action)
+		}
+		if rec.Offset != wr.nextOff {
+			wr.contig = false
+		}
+		wr.nextOff += FunctionSize
 		b := wr.rawInto(rec.Raw, FunctionSize)
 		w, _ := wr.c.fDisc.Set(0, 0)
 		w, _ = wr.c.fAct.Set(w, uint64(rec.Action))
@@ -126,24 +209,37 @@ func (wr *Writer) appendFDR(rec *Record) error {
 		return nil
 	}
 	if rec.Kind > KindPid {
-		return ErrMetadataKind
+		return invalid("record kind %d", rec.Kind)
 	}
 	if rec.Kind == KindEndOfBuffer && wr.h.Version >= 2 {
-		return ErrEndOfBuffer
+		return invalid("EndOfBuffer record in a version %d log", wr.h.Version)
+	}
+	if rec.Kind == KindBufferExtents && wr.h.Version < 2 {
+		return invalid("BufferExtents record in a version 1 log")
 	}
 	event := rec.Kind == KindCustomEvent || rec.Kind == KindTypedEvent
 	if event {
 		if len(rec.Data) == 0 || len(rec.Data) > math.MaxInt32 {
-			return ErrEventSize
+			return invalid("event payload of %d bytes", len(rec.Data))
 		}
 		if (rec.Kind == KindTypedEvent || wr.h.Version >= 5) && (rec.Delta < math.MinInt32 || rec.Delta > math.MaxInt32) {
-			return ErrField
+			return invalid("event delta %d does not fit 32 bits", rec.Delta)
 		}
+	}
+	if rec.Kind == KindBufferExtents {
+		if err := wr.endBuffer(false); err != nil {
+			return err
+		}
+		wr.buf = append(wr.buf, rec.Skipped...)
 	}
 	size := MetadataSize
 	if rec.Kind == KindBufferExtents && len(rec.Raw) >= 9 && len(rec.Raw) < MetadataSize {
 		size = len(rec.Raw) // a log's last record, cut after its count
 	}
+	if rec.Offset != wr.nextOff {
+		wr.contig = false
+	}
+	wr.nextOff += int64(size + len(rec.Data))
 	b := wr.rawInto(rec.Raw, size)
 	w, _ := wr.c.mDisc.Set(0, 1)
 	w, _ = wr.c.mKind.Set(w, uint64(rec.Kind))
@@ -163,6 +259,9 @@ func (wr *Writer) appendFDR(rec *Record) error {
 		o.PutUint64(b[1:], rec.Arg)
 	case KindBufferExtents:
 		o.PutUint64(b[1:], rec.Extents)
+		wr.inBuf, wr.hasExtents = true, true
+		wr.ext, wr.body, wr.extents = len(wr.buf)-size, len(wr.buf), rec.Extents
+		wr.nextOff, wr.contig = rec.Offset+int64(size), rec.Offset >= HeaderSize
 	case KindPid:
 		o.PutUint32(b[1:], uint32(rec.PID))
 	case KindCustomEvent, KindTypedEvent:
@@ -181,12 +280,30 @@ func (wr *Writer) appendFDR(rec *Record) error {
 	return nil
 }
 
+// endBuffer writes the size of the open thread buffer into its
+// BufferExtents record (see Writer for when the given count is kept).
+func (wr *Writer) endBuffer(last bool) error {
+	if !wr.inBuf {
+		return nil
+	}
+	wr.inBuf = false
+	n := uint64(len(wr.buf) - wr.body)
+	if n > math.MaxUint32 {
+		return invalid("thread buffer of %d bytes: llvm-xray counts 32 bits", n)
+	}
+	if uint32(wr.extents) == uint32(n) || last && wr.contig && wr.extents > n {
+		return nil
+	}
+	wr.c.order.PutUint64(wr.buf[wr.ext+1:], n)
+	return nil
+}
+
 func (wr *Writer) appendBasic(rec *Record) error {
 	o := wr.c.order
 	switch rec.Kind {
 	case KindFunction:
 		if rec.CPU > math.MaxUint8 || rec.Action > EnterArg {
-			return ErrField
+			return invalid("basic-mode CPU %d or action %d out of range", rec.CPU, rec.Action)
 		}
 		b := wr.rawInto(rec.Raw, BasicSize)
 		o.PutUint16(b, 0)
@@ -204,22 +321,59 @@ func (wr *Writer) appendBasic(rec *Record) error {
 		o.PutUint32(b[12:], uint32(rec.PID))
 		o.PutUint64(b[16:], rec.Arg)
 	default:
-		return ErrBasicRecord
+		return invalid("%v record in a basic-mode log", rec.Kind)
+	}
+	if len(rec.Skipped) > 0 {
+		return invalid("skipped bytes in a basic-mode log")
 	}
 	return nil
 }
 
-// Flush writes the buffered bytes to the underlying writer.
-func (wr *Writer) Flush() error {
-	if wr.err != nil {
-		return wr.err
+// flush writes what is final: everything but the open thread buffer.
+func (wr *Writer) flush() error {
+	n := len(wr.buf)
+	if wr.inBuf {
+		n = wr.ext
 	}
-	if len(wr.buf) > 0 {
-		if _, err := wr.w.Write(wr.buf); err != nil {
+	if n > 0 {
+		if _, err := wr.w.Write(wr.buf[:n]); err != nil {
 			wr.err = err
 			return err
 		}
-		wr.buf = wr.buf[:0]
+		rest := copy(wr.buf, wr.buf[n:])
+		wr.buf = wr.buf[:rest]
+		wr.off += int64(n)
+		wr.ext -= n
+		wr.body -= n
 	}
+	// a long open buffer waits in memory; do not try again on every record
+	wr.nextFlush = max(minBuf, len(wr.buf)+minBuf)
+	return nil
+}
+
+// Flush writes the buffered bytes to the underlying writer, but for the
+// open thread buffer of a version 2+ FDR log, whose size is known only at
+// its end (the next BufferExtents record, or Close).
+func (wr *Writer) Flush() error {
+	if err := wr.sticky(); err != nil {
+		return err
+	}
+	return wr.flush()
+}
+
+// Close ends the open thread buffer and writes everything buffered. It
+// does not close the underlying writer. Write after Close returns
+// ErrClosed.
+func (wr *Writer) Close() error {
+	if err := wr.sticky(); err != nil {
+		return err
+	}
+	if err := wr.endBuffer(true); err != nil {
+		return wr.refuse(err)
+	}
+	if err := wr.flush(); err != nil {
+		return err
+	}
+	wr.err = ErrClosed
 	return nil
 }

@@ -40,7 +40,7 @@ func rewrite(t testing.TB, data []byte, force bool) ([]byte, int64, error) {
 		}
 		end = rd.Offset()
 	}
-	if err := wr.Flush(); err != nil {
+	if err := wr.Close(); err != nil {
 		t.Fatal(err)
 	}
 	return out.Bytes(), end, rerr
@@ -124,7 +124,7 @@ func writeSample(t testing.TB, h Header) []byte {
 			start = i
 		}
 	}
-	if err := wr.Flush(); err != nil {
+	if err := wr.Close(); err != nil {
 		t.Fatal(err)
 	}
 	return out.Bytes()
@@ -151,8 +151,9 @@ func TestWriterEveryVersion(t *testing.T) {
 				if rec.Kind == KindBufferExtents {
 					continue
 				}
-				rec.Raw, rec.Offset = nil, 0
-				got = append(got, rec.Clone())
+				c := rec.Clone()
+				c.Raw, c.Offset = nil, 0
+				got = append(got, *c)
 			}
 			testutil.Diff(t, "records", want, got)
 			if err := Verify(data); err != nil {
@@ -167,39 +168,44 @@ func TestWriterEveryVersion(t *testing.T) {
 }
 
 func TestWriterRefuses(t *testing.T) {
-	if _, err := NewWriter(io.Discard, Header{Version: 6, Type: TypeFDR}); !errors.Is(err, ErrHeader) {
+	if _, err := NewWriter(io.Discard, Header{Version: 6, Type: TypeFDR}); !errors.Is(err, ErrVersion) {
 		t.Errorf("version 6: %v", err)
 	}
-	if _, err := NewWriter(io.Discard, Header{Version: 4, Type: TypeBasic}); !errors.Is(err, ErrHeader) {
+	if _, err := NewWriter(io.Discard, Header{Version: 4, Type: TypeBasic}); !errors.Is(err, ErrVersion) {
 		t.Errorf("basic version 4: %v", err)
 	}
 	for _, c := range []struct {
 		rec  Record
 		want error
 	}{
-		{Record{Kind: KindFunction, FuncID: 1 << 28}, ErrField},
-		{Record{Kind: KindFunction, FuncID: -1}, ErrField},
-		{Record{Kind: KindFunction, Delta: 1 << 32}, ErrField},
-		{Record{Kind: KindFunction, Action: 4}, ErrField},
-		{Record{Kind: KindCustomEvent}, ErrEventSize},
-		{Record{Kind: KindTypedEvent, Data: []byte("x"), Delta: 1 << 31}, ErrField},
-		{Record{Kind: KindEndOfBuffer}, ErrEndOfBuffer},
-		{Record{Kind: 10}, ErrMetadataKind},
+		{Record{Kind: KindFunction, FuncID: 1 << 28}, ErrInvalid},
+		{Record{Kind: KindFunction, FuncID: -1}, ErrInvalid},
+		{Record{Kind: KindFunction, Delta: 1 << 32}, ErrInvalid},
+		{Record{Kind: KindFunction, Action: 4}, ErrInvalid},
+		{Record{Kind: KindCustomEvent}, ErrInvalid},
+		{Record{Kind: KindTypedEvent, Data: []byte("x"), Delta: 1 << 31}, ErrInvalid},
+		{Record{Kind: KindEndOfBuffer}, ErrInvalid},
+		{Record{Kind: 10}, ErrInvalid},
+		{Record{Kind: KindNewBuffer, Skipped: []byte{1}}, ErrInvalid},
+		{Record{Kind: KindBufferExtents, Skipped: []byte{0x0f}}, ErrInvalid},
 	} {
 		wr, _ := NewWriter(io.Discard, Header{Version: 5, Type: TypeFDR})
-		if err := wr.Write(c.rec); !errors.Is(err, c.want) {
+		if err := wr.Write(&Record{Kind: KindBufferExtents}); err != nil {
+			t.Fatal(err)
+		}
+		if err := wr.Write(&c.rec); !errors.Is(err, c.want) {
 			t.Errorf("%+v: got %v, want %v", c.rec, err, c.want)
 		}
-		if err := wr.Write(Record{Kind: KindPid}); !errors.Is(err, c.want) {
+		if err := wr.Write(&Record{Kind: KindPid}); !errors.Is(err, c.want) {
 			t.Errorf("error not sticky: %v", err)
 		}
 	}
 	wr, _ := NewWriter(io.Discard, Header{Version: 3, Type: TypeBasic})
-	if err := wr.Write(Record{Kind: KindFunction, CPU: 256}); !errors.Is(err, ErrField) {
+	if err := wr.Write(&Record{Kind: KindFunction, CPU: 256}); !errors.Is(err, ErrInvalid) {
 		t.Errorf("basic cpu 256: %v", err)
 	}
 	wr, _ = NewWriter(io.Discard, Header{Version: 3, Type: TypeBasic})
-	if err := wr.Write(Record{Kind: KindPid}); !errors.Is(err, ErrBasicRecord) {
+	if err := wr.Write(&Record{Kind: KindPid}); !errors.Is(err, ErrInvalid) {
 		t.Errorf("basic pid: %v", err)
 	}
 }
@@ -273,14 +279,14 @@ func TestWriterLLVMAll(t *testing.T) {
 	var v1 bytes.Buffer
 	wr, _ := NewWriter(&v1, Header{Version: 1, Type: TypeFDR, Flags: 3, CycleFrequency: 1e9})
 	for _, r := range sample(Header{Version: 1}) {
-		wr.Write(r)
+		wr.Write(&r)
 		if r.Kind == KindEndOfBuffer {
 			for i := 0; i < 4; i++ {
-				wr.Write(Record{Kind: KindFunction})
+				wr.Write(&Record{Kind: KindFunction})
 			}
 		}
 	}
-	wr.Flush()
+	wr.Close()
 	p := write("v1-garbage.xray", v1.Bytes())
 	t.Run("fdr-v1-garbage", func(t *testing.T) { mustConvert(t, tool, p) })
 
@@ -300,11 +306,11 @@ func TestWriterLLVMAll(t *testing.T) {
 			if v < 3 {
 				r.PID = 0
 			}
-			if err := wr.Write(r); err != nil {
+			if err := wr.Write(&r); err != nil {
 				t.Fatal(i, err)
 			}
 		}
-		wr.Flush()
+		wr.Close()
 		p := write("basic.xray", buf.Bytes())
 		t.Run("basic-v"+strconv.Itoa(int(v)), func(t *testing.T) { mustConvert(t, tool, p) })
 	}

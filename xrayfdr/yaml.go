@@ -107,6 +107,9 @@ func writeYAMLRecords(w io.Writer, t *Trace, evs []Event) error {
 
 // AppendYAMLRecord appends the YAML line of one event, newline included.
 func (t *Trace) AppendYAMLRecord(b []byte, e *Event) []byte {
+	if t == nil || e == nil {
+		return b
+	}
 	var c yamlCache
 	return t.appendYAMLRecord(b, e, &c)
 }
