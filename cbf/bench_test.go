@@ -160,7 +160,7 @@ func benchReader(b *testing.B, stacks [][]uint64) {
 		drain func(*Reader) error
 	}{{"Read", drainRead}, {"Frame", drainFrames}} {
 		b.Run(mode.name, func(b *testing.B) {
-			r := NewReader(nil)
+			r := new(Reader)
 			br := bytes.NewReader(data)
 			b.SetBytes(int64(len(data)))
 			b.ReportAllocs()
@@ -220,20 +220,20 @@ func BenchmarkWriter(b *testing.B) {
 
 func benchWriter(b *testing.B, stacks [][]uint64) {
 	data, _, frames := corpusOf(b, stacks, 1<<20)
-	var recsIn [][]Frame
+	var recsIn []*Record
 	for _, st := range stacks {
-		recsIn = append(recsIn, FromAddrs(nil, RA, st))
+		recsIn = append(recsIn, &Record{Word: Word64, Frames: FromAddrs(nil, RA, st)})
 	}
 	reps := frames / countFrames(recsIn)
 	b.Run("Writer", func(b *testing.B) {
-		w := NewWriter(io.Discard)
+		w := openWriter(io.Discard)
 		b.SetBytes(int64(len(data)))
 		b.ReportAllocs()
 		start := testutil.CPUTime()
 		for i := 0; i < b.N; i++ {
 			for range reps {
-				for _, fr := range recsIn {
-					if err := w.Write(Record{Word: Word64, Frames: fr}); err != nil {
+				for _, rec := range recsIn {
+					if err := w.Write(rec); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -266,10 +266,10 @@ func cpuMBs(b *testing.B, start time.Duration, bytes int) {
 	}
 }
 
-func countFrames(recs [][]Frame) int {
+func countFrames(recs []*Record) int {
 	n := 0
 	for _, r := range recs {
-		n += len(r)
+		n += len(r.Frames)
 	}
 	return n
 }

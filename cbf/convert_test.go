@@ -2,6 +2,7 @@ package cbf
 
 import (
 	"bytes"
+	"errors"
 	"math/rand/v2"
 	"runtime"
 	"testing"
@@ -27,7 +28,7 @@ func TestCallersRoundTrip(t *testing.T) {
 	if !bytes.Equal(data, viaFrames) {
 		t.Errorf("AppendUintptrs % x, Append % x", data, viaFrames)
 	}
-	rec, err := NewReader(bytes.NewReader(data)).Read()
+	rec, err := openReader(bytes.NewReader(data)).Read()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +51,7 @@ func TestAddrsRepeats(t *testing.T) {
 		t.Fatal(err)
 	}
 	testutil.Diff(t, "bytes", []byte{0x00, 0x10, 0x01, 0x10, 0x01, 0x80, 0x10, 0x01, 0x00}, data)
-	if _, err := AppendAddrs(nil, Word16, PC, []uint64{0x10000}); err != ErrAddr {
+	if _, err := AppendAddrs(nil, Word16, PC, []uint64{0x10000}); !errors.Is(err, ErrInvalid) || !errors.Is(err, errAddr) {
 		t.Errorf("0x10000 in 16 bits: %v", err)
 	}
 }
@@ -79,7 +80,7 @@ func TestAppendAddrsProperty(t *testing.T) {
 			}
 		}
 	}
-	if _, err := AppendAddrs(nil, Word64, Omitted, []uint64{1}); err != ErrCount {
+	if _, err := AppendAddrs(nil, Word64, Omitted, []uint64{1}); !errors.Is(err, ErrInvalid) || !errors.Is(err, ErrCount) {
 		t.Errorf("omit kind: %v", err)
 	}
 }

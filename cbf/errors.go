@@ -13,7 +13,11 @@ type FormatError struct {
 }
 
 func (e *FormatError) Error() string {
-	return "cbf: offset " + strconv.FormatInt(e.Offset, 10) + ": " + trimPrefix(e.Err.Error())
+	msg := "invalid data"
+	if e.Err != nil {
+		msg = trimPrefix(e.Err.Error())
+	}
+	return "cbf: offset " + strconv.FormatInt(e.Offset, 10) + ": " + msg
 }
 
 func (e *FormatError) Unwrap() error { return e.Err }
@@ -26,44 +30,84 @@ func trimPrefix(s string) string {
 }
 
 // The errors a FormatError wraps, besides io.ErrUnexpectedEOF for data
-// cut short, and the errors a Writer refuses frames with.
+// cut short.
 var (
 	// ErrVersion means an info byte names a version other than 0.
 	ErrVersion = errors.New("cbf: unsupported version")
-	// ErrWordSize means an info byte has the reserved size 3, or a writer
-	// was given a word size other than 16, 32 or 64.
+	// ErrWordSize means an info byte has the reserved size 3 (or, wrapped
+	// in ErrInvalid, a writer was given a word size other than 16, 32 or
+	// 64).
 	ErrWordSize = errors.New("cbf: reserved word size")
 	// ErrOpcode means a reserved instruction (02-0f, 90-ff).
 	ErrOpcode = errors.New("cbf: reserved instruction")
 	// ErrNoFrame means a rep instruction, or a Repeat frame given to a
-	// Writer, with no frame before it to repeat.
+	// writer, with no frame before it to repeat.
 	ErrNoFrame = errors.New("cbf: rep with no previous frame")
 	// ErrOperand means an address operand longer than the word size.
 	ErrOperand = errors.New("cbf: operand longer than the word")
 	// ErrOverflow means an omit or rep count that does not fit in 63 bits,
-	// the range of Swift's Int.
+	// the range of Swift's Int, or an image map count beyond 64 bits.
 	ErrOverflow = errors.New("cbf: count overflows")
-	// ErrCount means a rep count of 0, or a Writer given an Omitted frame
-	// with count 0, which Swift's encoder cannot write.
+	// ErrCount means a rep count of 0, or an Omitted or Repeat frame with
+	// count 0 given to a writer, which Swift's encoder cannot write.
 	ErrCount = errors.New("cbf: zero count")
 	// ErrTooLarge means a limit was exceeded: Reader.MaxFrames,
 	// Reader.MaxRepeat, or an image map limit.
 	ErrTooLarge = errors.New("cbf: exceeds limit")
-	// ErrAddr means a Writer was given an address that does not fit the
-	// word size.
-	ErrAddr = errors.New("cbf: address does not fit the word size")
-	// ErrKind means a Writer was given a frame of unknown kind.
-	ErrKind = errors.New("cbf: bad frame kind")
-	// ErrState means a Writer call out of order: a frame outside a record
-	// (before Begin, or after a Truncated frame ended it).
-	ErrState = errors.New("cbf: no open record")
 	// ErrRange means an image whose end of text is not above its base.
 	ErrRange = errors.New("cbf: end of text not above base")
-	// ErrPath means an image path the image map format cannot hold or that
-	// does not decode: an unknown prefix code, an over-long string, or a
-	// platform string over 255 bytes.
+	// ErrPath means an image path that does not decode: an unknown prefix
+	// code or one beyond 32 bits.
 	ErrPath = errors.New("cbf: bad path")
 	// ErrUTF8 means a platform or path that is not valid UTF-8, which
 	// Swift's decoder rejects.
 	ErrUTF8 = errors.New("cbf: invalid UTF-8")
+)
+
+// The errors of writers and of the Reader's and Writer's state.
+var (
+	// ErrInvalid means a writer refused a record (or image map) it cannot
+	// encode so that Swift's decoder reads back what it was given: an
+	// address wider than the word, a count of 0 or beyond 63 bits, an
+	// unknown frame kind, a frame after Truncated or outside Begin and
+	// End. The error also wraps the more specific reason where this
+	// package has a sentinel for it (ErrCount, ErrOverflow, ErrWordSize…).
+	ErrInvalid = errors.New("cbf: invalid record")
+	// ErrClosed means a Writer was used after Close.
+	ErrClosed = errors.New("cbf: writer closed")
+	// ErrNotOpen means a zero Reader or Writer was used before Reset (or
+	// after Reset with a nil io.Reader or io.Writer).
+	ErrNotOpen = errors.New("cbf: not open")
+)
+
+// invalidError is what a writer refuses a record with: ErrInvalid and
+// the reason.
+type invalidError struct{ why error }
+
+func (e *invalidError) Error() string {
+	return ErrInvalid.Error() + ": " + trimPrefix(e.why.Error())
+}
+
+func (e *invalidError) Unwrap() []error { return []error{ErrInvalid, e.why} }
+
+// The reasons a writer refuses a record.
+var (
+	errAddr      = errors.New("cbf: address does not fit the word size")
+	errKind      = errors.New("cbf: bad frame kind")
+	errState     = errors.New("cbf: no open record")
+	errOrder     = errors.New("cbf: frame after Truncated")
+	errLong      = errors.New("cbf: longer than the format or Swift's decoder takes")
+	errNilRecord = errors.New("cbf: nil record")
+
+	invalidWord     = &invalidError{ErrWordSize}
+	invalidAddr     = &invalidError{errAddr}
+	invalidKind     = &invalidError{errKind}
+	invalidState    = &invalidError{errState}
+	invalidOrder    = &invalidError{errOrder}
+	invalidCount    = &invalidError{ErrCount}
+	invalidOverflow = &invalidError{ErrOverflow}
+	invalidNoFrame  = &invalidError{ErrNoFrame}
+	invalidRange    = &invalidError{ErrRange}
+	invalidUTF8     = &invalidError{ErrUTF8}
+	invalidLong     = &invalidError{errLong}
 )

@@ -21,24 +21,24 @@ func addSeeds(f *testing.F) {
 }
 
 // FuzzReader: no panic or hang in any mode; errors carry offsets within
-// the input; whatever decodes strictly re-encodes to bytes that decode to
-// the same frames; lenient mode ends a damaged record with Truncated.
+// the input; whatever decodes re-encodes to bytes that decode to the same
+// frames; the default mode ends a damaged record with Truncated.
 func FuzzReader(f *testing.F) {
 	addSeeds(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		for _, mode := range []struct{ lenient, expand bool }{{false, false}, {true, false}, {false, true}, {true, true}} {
-			r := NewReader(bytes.NewReader(data))
-			r.Lenient, r.Expand, r.MaxFrames, r.MaxRepeat = mode.lenient, mode.expand, 1<<16, 1<<12
+		for _, mode := range []struct{ strict, expand bool }{{true, false}, {false, false}, {true, true}, {false, true}} {
+			r := openReader(bytes.NewReader(data))
+			r.Strict, r.Expand, r.MaxFrames, r.MaxRepeat = mode.strict, mode.expand, 1<<16, 1<<12
 			// A second reader goes frame by frame, fed a byte at a time,
 			// and must agree.
-			fr := NewReader(iotest.OneByteReader(bytes.NewReader(data)))
-			fr.Lenient, fr.Expand, fr.MaxRepeat = mode.lenient, mode.expand, 1<<12
+			fr := openReader(iotest.OneByteReader(bytes.NewReader(data)))
+			fr.Strict, fr.Expand, fr.MaxRepeat = mode.strict, mode.expand, 1<<12
 			for {
 				rec, err := r.Read()
 				if err == nil || err == io.EOF {
 					ferr := framesAgree(fr, rec, err)
 					if ferr != "" {
-						t.Fatalf("lenient %v expand %v: %s", mode.lenient, mode.expand, ferr)
+						t.Fatalf("strict %v expand %v: %s", mode.strict, mode.expand, ferr)
 					}
 				}
 				if err == io.EOF {
@@ -62,13 +62,13 @@ func FuzzReader(f *testing.F) {
 				enc, err := Append(nil, rec.Word, rec.Frames)
 				if err != nil {
 					// Only hand-made data the encoder cannot write: omit 0
-					// or counts beyond Swift's Int in lenient mode.
-					if !errors.Is(err, ErrCount) && !errors.Is(err, ErrOverflow) {
+					// or counts beyond Swift's Int in the default mode.
+					if !errors.Is(err, ErrInvalid) || !errors.Is(err, ErrCount) && !errors.Is(err, ErrOverflow) {
 						t.Fatalf("re-encoding %v: %v", rec.Frames, err)
 					}
 					continue
 				}
-				back, err := NewReader(bytes.NewReader(enc)).Read()
+				back, err := openReader(bytes.NewReader(enc)).Read()
 				if err != nil {
 					t.Fatalf("re-decoding % x: %v", enc, err)
 				}
@@ -91,8 +91,8 @@ func FuzzImageMap(f *testing.F) {
 	f.Add(unhex(f, cif("test", 1, image2(false, 0x1000, 0x100, "84 45 43 "+hexOf("AppKit")))))
 	f.Add(unhex(f, cif("test", 1, image2(false, 0x1000, 0x100, "c0 00 00"))))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		for _, lenient := range []bool{false, true} {
-			m, n, err := ImageMapDecoder{Lenient: lenient, MaxImages: 1 << 12}.Decode(data)
+		for _, strict := range []bool{true, false} {
+			m, n, err := ImageMapDecoder{Strict: strict, MaxImages: 1 << 12}.Decode(data)
 			if err != nil {
 				var fe *FormatError
 				if errors.As(err, &fe) && (fe.Offset < 0 || fe.Offset > int64(len(data))) {
@@ -103,7 +103,7 @@ func FuzzImageMap(f *testing.F) {
 			if n > len(data) {
 				t.Fatalf("took %d of %d bytes", n, len(data))
 			}
-			if !lenient {
+			if strict {
 				sorted := true
 				for i := 1; i < len(m.Images); i++ {
 					sorted = sorted && m.Images[i-1].Base <= m.Images[i].Base
@@ -156,9 +156,9 @@ func FuzzRoundTrip(f *testing.F) {
 			// Writer.Write (twice, the second after buffered output) and
 			// WriteFrame write the same bytes.
 			var buf bytes.Buffer
-			wr := NewWriter(&buf)
+			wr := openWriter(&buf)
 			for range 2 {
-				if err := wr.Write(Record{Word: w, Frames: fs}); err != nil {
+				if err := wr.Write(&Record{Word: w, Frames: fs}); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -172,7 +172,7 @@ func FuzzRoundTrip(f *testing.F) {
 			if want := bytes.Repeat(enc, 3); !bytes.Equal(buf.Bytes(), want) {
 				t.Fatalf("Writer wrote % x, Append % x", buf.Bytes(), want)
 			}
-			rec, err := NewReader(bytes.NewReader(enc)).Read()
+			rec, err := openReader(bytes.NewReader(enc)).Read()
 			if err != nil {
 				t.Fatalf("% x: %v", enc, err)
 			}
@@ -187,7 +187,7 @@ func FuzzRoundTrip(f *testing.F) {
 
 // framesAgree reads the next record from fr with Next and Frame and
 // compares it with what Read returned.
-func framesAgree(fr *Reader, rec Record, err error) string {
+func framesAgree(fr *Reader, rec *Record, err error) string {
 	w, ferr := fr.Next()
 	if err == io.EOF || ferr != nil {
 		if ferr != err {

@@ -67,6 +67,10 @@ var fixedPrefixes = [...]string{
 
 const firstDynamicCode = 32
 
+// shallowFramework is the framework version byte that newer Swift reads
+// as /<name>.framework/<name>.
+const shallowFramework = 1
+
 // Path instructions: the top two bits of a path byte.
 const (
 	pathStr    = 0 // 00cccccc: c bytes follow (c = 0 is end)
@@ -76,14 +80,13 @@ const (
 )
 
 // ImageMapDecoder decodes the Compact Image Map Format. The zero value
-// uses the default limits and reports every problem as an error.
+// uses the default limits and decodes what Swift's decoder decodes.
 type ImageMapDecoder struct {
-	// Lenient decodes as Swift's decoder does where it is more forgiving
-	// than an error: a path that cannot be decoded (an unknown prefix
-	// code, invalid UTF-8, data cut short in the last image) leaves that
-	// image without a path, and an address operand longer than the word
-	// loses its high bytes.
-	Lenient bool
+	// Strict reports a path that cannot be decoded (an unknown prefix
+	// code, invalid UTF-8, data cut short in the last image) as an error.
+	// By default, as in Swift's decoder, it leaves that image without a
+	// path and decoding goes on.
+	Strict bool
 	// MaxImages, MaxBuildID and MaxPath bound the image count, a build
 	// ID's length and a decoded path's length; 0 means DefaultMaxImages,
 	// DefaultMaxBuildID and DefaultMaxPath. Nothing is allocated from a
@@ -94,8 +97,8 @@ type ImageMapDecoder struct {
 	MaxPath    int
 }
 
-// DecodeImageMap decodes an image map with the default limits. Bytes after
-// the map are ignored, as Swift ignores them.
+// DecodeImageMap decodes an image map as the zero ImageMapDecoder does.
+// Bytes after the map are ignored, as Swift ignores them.
 func DecodeImageMap(b []byte) (ImageMap, error) {
 	m, _, err := ImageMapDecoder{}.Decode(b)
 	return m, err
@@ -242,7 +245,7 @@ func (z *imageDecoder) decode() (ImageMap, error) {
 			im.BuildID = ids[start:len(ids):len(ids)]
 			z.pos += int(n)
 		}
-		if im.Path, err = z.path(); err != nil && !z.Lenient {
+		if im.Path, err = z.path(); err != nil && z.Strict {
 			return m, err
 		}
 		m.Images = append(m.Images, im)
@@ -355,7 +358,7 @@ func (z *imageDecoder) pathOps(stringBase *int) error {
 			}
 			z.scratch = append(z.scratch, '/')
 			z.scratch = append(z.scratch, name...)
-			if ver == 1 {
+			if ver == shallowFramework {
 				// Newer Swift: a shallow bundle, /<name>.framework/<name>.
 				z.scratch = append(z.scratch, ".framework/"...)
 			} else {

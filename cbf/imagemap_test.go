@@ -115,7 +115,7 @@ func TestSwiftImageMapCases(t *testing.T) {
 	for _, c := range []struct {
 		name    string
 		hex     string
-		lenient bool   // Swift decodes it
+		swift   bool   // Swift decodes it (and so does the default mode)
 		strict  error  // our strict error, nil when it decodes too
 		check   string // "index:path" or "index:base=…"
 	}{
@@ -157,11 +157,11 @@ func TestSwiftImageMapCases(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			data := unhex(t, c.hex)
-			lm, _, lerr := ImageMapDecoder{Lenient: true}.Decode(data)
-			if (lerr == nil) != c.lenient {
-				t.Errorf("lenient: %v, Swift decodes it: %v", lerr, c.lenient)
+			lm, _, lerr := ImageMapDecoder{}.Decode(data)
+			if (lerr == nil) != c.swift {
+				t.Errorf("default mode: %v, Swift decodes it: %v", lerr, c.swift)
 			}
-			sm, _, serr := ImageMapDecoder{}.Decode(data)
+			sm, _, serr := ImageMapDecoder{Strict: true}.Decode(data)
 			if !errors.Is(serr, c.strict) || (c.strict == nil) != (serr == nil) {
 				t.Errorf("strict: %v, want %v", serr, c.strict)
 			}
@@ -177,7 +177,7 @@ func TestSwiftImageMapCases(t *testing.T) {
 				}
 				testutil.Diff(t, "path", want, m.Images[idx].Path)
 			}
-			if c.lenient && lerr == nil {
+			if c.swift && lerr == nil {
 				// What decodes re-encodes to something that decodes the same.
 				again, err := AppendImageMap(nil, lm)
 				if err != nil {
@@ -236,14 +236,26 @@ func TestImageMapSwiftBytes(t *testing.T) {
 		err error
 	}{
 		{ImageMap{Word: 8}, ErrWordSize},
-		{ImageMap{Word: Word64, Platform: strings.Repeat("x", 256)}, ErrTooLarge},
-		{ImageMap{Word: Word16, Images: []Image{{Base: 0x10000, EndOfText: 0x10001}}}, ErrAddr},
+		{ImageMap{Word: Word64, Platform: strings.Repeat("x", 256)}, errLong},
+		{ImageMap{Word: Word64, Images: make([]Image, DefaultMaxImages+1)}, errLong},
+		{ImageMap{Word: Word64, Images: []Image{{Base: 5, EndOfText: 6, BuildID: make([]byte, DefaultMaxBuildID+1)}}}, errLong},
+		{ImageMap{Word: Word64, Images: []Image{{Base: 5, EndOfText: 6, Path: "/" + strings.Repeat("x", DefaultMaxPath)}}}, errLong},
+		{ImageMap{Word: Word16, Images: []Image{{Base: 0x10000, EndOfText: 0x10001}}}, errAddr},
 		{ImageMap{Word: Word64, Images: []Image{{Base: 5, EndOfText: 5}}}, ErrRange},
 		{ImageMap{Word: Word64, Images: []Image{{Base: 5, EndOfText: 6, Path: "\xff"}}}, ErrUTF8},
 	} {
-		if _, err := AppendImageMap(nil, bad.m); err != bad.err {
-			t.Errorf("%+v: %v, want %v", bad.m, err, bad.err)
+		if _, err := AppendImageMap(nil, bad.m); !errors.Is(err, ErrInvalid) || !errors.Is(err, bad.err) {
+			t.Errorf("%.60v: %v, want ErrInvalid and %v", bad.m, err, bad.err)
 		}
+	}
+	// At the limits it writes what decodes back.
+	at := ImageMap{Word: Word64, Images: []Image{{Base: 5, EndOfText: 6, BuildID: make([]byte, DefaultMaxBuildID), Path: "/" + strings.Repeat("x", DefaultMaxPath-1)}}}
+	enc, err := AppendImageMap(nil, at)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back, _, err := (ImageMapDecoder{Strict: true}).Decode(enc); err != nil || back.Images[0].Path != at.Images[0].Path {
+		t.Errorf("at the limits: %v", err)
 	}
 	_ = bytes.Equal
 }
@@ -255,16 +267,16 @@ func TestImageMapEdges(t *testing.T) {
 	if err != nil || m.Images[0].Path != "/ab/c/ab" {
 		t.Errorf("in-path prefix: %+v %v", m, err)
 	}
-	// Expansion is bounded by MaxPath, strictly an error, leniently no path.
+	// Expansion is bounded by MaxPath: when Strict an error, by default no path.
 	imgs := []string{"", image2(true, 0x100, 0x100, strings.Repeat("a0 ", 80)+"00")}
 	// "/xxx…/y" defines the 61-byte prefix 32; 80 expansions of it pass
 	// MaxPath.
 	imgs[0] = image2(false, 0x1000, 0x100, str("/"+strings.Repeat("x", 60)+"/y")+" 00")
 	data = unhex(t, cif("t", 2, imgs...))
-	if _, _, err := (ImageMapDecoder{MaxPath: 1000}).Decode(data); !errors.Is(err, ErrTooLarge) {
+	if _, _, err := (ImageMapDecoder{MaxPath: 1000, Strict: true}).Decode(data); !errors.Is(err, ErrTooLarge) {
 		t.Errorf("MaxPath: %v", err)
 	}
-	lm, _, err := ImageMapDecoder{MaxPath: 1000, Lenient: true}.Decode(data)
+	lm, _, err := ImageMapDecoder{MaxPath: 1000}.Decode(data)
 	if err != nil || lm.Images[1].Path != "" || lm.Images[0].Path == "" {
 		t.Errorf("lenient MaxPath: %+v %v", lm, err)
 	}

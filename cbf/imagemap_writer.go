@@ -16,19 +16,28 @@ import (
 // known prefix again and again, then the framework form or 63-byte
 // strings that define new prefixes at each slash.
 //
-// Two deviations, both where Swift's own output would not decode: a
-// prefix code of 320 or more is written with all the bytes it needs
-// (Swift writes too few), and a framework name over 64 bytes is written
-// as a plain string (Swift's instruction byte would overflow).
+// Three deviations, each where Swift's own output would not decode as
+// it was meant: a prefix code of 320 or more is written with all the
+// bytes it needs (Swift writes too few), a framework name over 64 bytes
+// is written as a plain string (Swift's instruction byte would overflow),
+// and so is a framework whose version is the byte 1 (which newer Swift
+// reads as a shallow bundle).
+//
+// It refuses, with an error wrapping ErrInvalid, a map Swift's decoder
+// would not read back the same: an invalid word size, an address wider
+// than the word, an end of text not above its base, a platform or path
+// that is not UTF-8, a platform over 255 bytes, more than
+// DefaultMaxImages images, a build ID over DefaultMaxBuildID bytes or a
+// path over DefaultMaxPath bytes.
 func AppendImageMap(dst []byte, m ImageMap) ([]byte, error) {
 	if !m.Word.Valid() {
-		return dst, ErrWordSize
+		return dst, invalidWord
 	}
-	if len(m.Platform) > 255 {
-		return dst, ErrTooLarge
+	if len(m.Platform) > 255 || len(m.Images) > DefaultMaxImages {
+		return dst, invalidLong
 	}
 	if !utf8.ValidString(m.Platform) {
-		return dst, ErrUTF8
+		return dst, invalidUTF8
 	}
 	info, _ := infoLayout.Pack(0, m.Word.code())
 	dst = append(dst, byte(info), byte(len(m.Platform)))
@@ -41,16 +50,16 @@ func AppendImageMap(dst []byte, m ImageMap) ([]byte, error) {
 	for i := range m.Images {
 		im := &m.Images[i]
 		if im.Base > mask || im.EndOfText > mask {
-			return dst, ErrAddr
+			return dst, invalidAddr
 		}
 		if im.EndOfText <= im.Base {
-			return dst, ErrRange
+			return dst, invalidRange
 		}
-		if len(im.BuildID) > DefaultMaxBuildID {
-			return dst, ErrTooLarge
+		if len(im.BuildID) > DefaultMaxBuildID || len(im.Path) > DefaultMaxPath {
+			return dst, invalidLong
 		}
 		if !utf8.ValidString(im.Path) {
-			return dst, ErrUTF8
+			return dst, invalidUTF8
 		}
 		// Swift works on addresses sign-extended to 64 bits.
 		base := uint64(bitfield.SignExtend(im.Base, wbits))
@@ -126,10 +135,11 @@ func (pe *pathEncoder) append(dst []byte, path, name string) []byte {
 	if rest == "" {
 		return append(dst, 0)
 	}
-	// /<name>.framework/Versions/<v>/<name>
+	// /<name>.framework/Versions/<v>/<name>, where v is not 1, the
+	// shallow form.
 	if nl := len(name); nl > 0 && nl <= 64 && len(rest) == 2*nl+23 &&
 		rest[0] == '/' && rest[1:1+nl] == name && rest[1+nl:21+nl] == ".framework/Versions/" &&
-		rest[22+nl] == '/' && rest[23+nl:] == name {
+		rest[21+nl] != shallowFramework && rest[22+nl] == '/' && rest[23+nl:] == name {
 		op, _ := pathLayout.Pack(pathFwk, uint64(nl-1))
 		dst = append(dst, byte(op), rest[21+nl])
 		return append(dst, name...)

@@ -82,10 +82,18 @@ func decodeBase64(s string) ([]byte, error) {
 	return out, nil
 }
 
-// Frames decodes the backtrace record. Its frames belong to the caller.
-func (b Backtrace) Frames() (Record, error) {
-	rec, err := NewReader(bytes.NewReader(b.Backtrace)).Read()
-	return rec.Clone(), err
+// Frames decodes the backtrace record as a zero Reader does (as Swift's
+// decoder does). The record belongs to the caller.
+func (b Backtrace) Frames() (*Record, error) {
+	r, err := NewReader(bytes.NewReader(b.Backtrace))
+	if err != nil {
+		return nil, err
+	}
+	rec, err := r.Read()
+	if err != nil {
+		return nil, err
+	}
+	return rec.Clone(), nil
 }
 
 // Images decodes the image map; it returns nil when there is none.

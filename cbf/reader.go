@@ -7,7 +7,6 @@ import (
 	"iter"
 	"math"
 	"slices"
-	"unsafe"
 
 	"github.com/tracefmt/tracefmt/bitfield"
 )
@@ -31,27 +30,30 @@ const (
 // instructions up to end or trunc. Swift's profiling buffers write them
 // back to back; a single Backtrace is one record.
 //
-// Next starts a record and Frame yields its frames one at a time, without
-// allocating; Read does both and returns the whole record. Set the
-// exported fields before the first call.
+// Read returns the next record whole; Next starts a record and Frame
+// yields its frames one at a time, without allocating. Set the exported
+// fields before the first call. A zero Reader is usable after Reset;
+// before that every method returns ErrNotOpen.
 type Reader struct {
-	// Lenient makes the Reader yield what Swift's decoder yields instead
-	// of reporting errors inside a record: the frames decoded so far, then
-	// a Truncated frame. Address operands longer than the word lose their
-	// high bytes, counts wrap as Swift's Int does, a rep count of 0 or
-	// less repeats once. Because a damaged record leaves no way to find the
-	// next one, the next call to Next reports the error that ended it
-	// (io.EOF when the data simply ran out).
-	Lenient bool
+	// Strict reports every error inside a record as an error. By default
+	// the Reader yields what Swift's decoder yields instead: the frames
+	// decoded so far, then a Truncated frame; address operands longer
+	// than the word lose their high bytes, counts wrap as Swift's Int
+	// does, a rep count of 0 or less repeats once. Because a damaged
+	// record leaves no way to find the next one, the next call to Read or
+	// Next then reports the error that ended it (one wrapping
+	// io.ErrUnexpectedEOF when the data ran out).
+	Strict bool
 	// Expand yields every copy of a repeated frame instead of one Repeat
 	// frame with a count.
 	Expand bool
-	// MaxFrames bounds the frames Read collects into one Record;
-	// 0 means DefaultMaxFrames. Frame has no such bound.
+	// MaxFrames bounds the frames of one backtrace that Read collects
+	// into a Record; 0 means DefaultMaxFrames. Frame, which keeps
+	// nothing, has no such bound.
 	MaxFrames int
 	// MaxRepeat bounds the count of one rep instruction; 0 means
-	// DefaultMaxRepeat. A larger one is ErrTooLarge, or in lenient mode a
-	// Truncated frame, as in Swift.
+	// DefaultMaxRepeat. A larger one is ErrTooLarge (by default a
+	// Truncated frame, then that error, as in Swift).
 	MaxRepeat uint64
 
 	rd   io.Reader
@@ -74,20 +76,30 @@ type Reader struct {
 	recOff    int64
 
 	err      error // sticky
-	deferred error // lenient: ended a record, reported by the next Next
+	deferred error // not Strict: ended a record, reported by the next Next
 	frames   []Frame
+	rec      Record // what Read returns
 }
 
-// NewReader returns a Reader reading CBF records from r.
-func NewReader(r io.Reader) *Reader {
-	return &Reader{rd: r}
+// NewReader returns a Reader reading CBF records from r. CBF has no file
+// header, so the error is nil unless r is nil: then the Reader is not open
+// (see Reset) and the error is ErrNotOpen.
+func NewReader(r io.Reader) (*Reader, error) {
+	z := new(Reader)
+	return z, z.Reset(r)
 }
 
-// Reset makes z read from r as if new, keeping its buffers and settings.
-func (z *Reader) Reset(r io.Reader) {
+// Reset makes z read from r as if new, keeping its buffers and its
+// exported fields. Records read before are no longer valid. Reset(nil)
+// leaves z not open and returns ErrNotOpen.
+func (z *Reader) Reset(r io.Reader) error {
 	buf, frames := z.buf, z.frames[:0]
-	*z = Reader{Lenient: z.Lenient, Expand: z.Expand, MaxFrames: z.MaxFrames, MaxRepeat: z.MaxRepeat,
+	*z = Reader{Strict: z.Strict, Expand: z.Expand, MaxFrames: z.MaxFrames, MaxRepeat: z.MaxRepeat,
 		rd: r, buf: buf, frames: frames}
+	if r == nil {
+		return ErrNotOpen
+	}
+	return nil
 }
 
 // Offset is the stream offset of the next byte the Reader will decode.
@@ -133,6 +145,9 @@ func (z *Reader) Next() (WordSize, error) {
 		return 0, z.err
 	}
 	if z.pos == z.end {
+		if z.rd == nil {
+			return 0, ErrNotOpen
+		}
 		z.fill(1)
 		if z.pos == z.end {
 			if z.rerr == nil || z.rerr == io.EOF {
@@ -219,15 +234,19 @@ func (z *Reader) Frame() (Frame, error) {
 		if z.err != nil {
 			return Frame{}, z.err
 		}
+		if z.rd == nil {
+			return Frame{}, ErrNotOpen
+		}
 		return Frame{}, io.EOF
 	}
 	return z.decode()
 }
 
-// Read reads the next record whole. Its Frames are valid until the next
-// call to Read or Next. It returns io.EOF when the stream ends between
-// records.
-func (z *Reader) Read() (Record, error) {
+// Read reads the next record whole and returns it. The Record and its
+// Frames belong to the Reader and are valid until the next call to Read,
+// Next or Reset; Clone makes a copy to keep. Read returns io.EOF when the
+// stream ends between records.
+func (z *Reader) Read() (*Record, error) {
 	limit := z.MaxFrames
 	if limit <= 0 {
 		limit = DefaultMaxFrames
@@ -235,7 +254,7 @@ func (z *Reader) Read() (Record, error) {
 	if z.inRec || z.err != nil || z.deferred != nil || z.pos == z.end {
 		w, err := z.Next()
 		if err != nil {
-			return Record{}, err
+			return nil, err
 		}
 		return z.readRest(w, z.frames[:0], limit)
 	}
@@ -244,14 +263,15 @@ func (z *Reader) Read() (Record, error) {
 	w := infoWords[z.buf[z.pos]]
 	if w == 0 {
 		_, err := z.begin()
-		return Record{}, err
+		return nil, err
 	}
 	off := z.Offset()
 	frames := z.frames[:min(cap(z.frames), limit)]
 	n, pos, last := addrFrames(w, frames, z.buf[:z.end], z.pos+1, 0)
 	if pos < z.end && z.buf[pos] == opEnd {
 		z.pos = pos + 1
-		return Record{Word: w, Frames: frames[:n], Offset: off}, nil
+		z.rec = Record{Word: w, Frames: frames[:n], Offset: off}
+		return &z.rec, nil
 	}
 	z.recOff, z.pos = off, pos
 	z.start(w)
@@ -262,7 +282,7 @@ func (z *Reader) Read() (Record, error) {
 }
 
 // readRest reads the rest of the current record after frames.
-func (z *Reader) readRest(w WordSize, frames []Frame, limit int) (Record, error) {
+func (z *Reader) readRest(w WordSize, frames []Frame, limit int) (*Record, error) {
 	var err error
 loop:
 	for {
@@ -297,26 +317,27 @@ loop:
 				break loop
 			} else if err != nil {
 				z.frames = frames
-				return Record{}, err
+				return nil, err
 			}
 		}
 		if len(frames) >= limit {
 			z.frames = frames
 			z.inRec, z.pending = false, 0
 			z.err = &FormatError{z.Offset(), ErrTooLarge}
-			return Record{}, z.err
+			return nil, z.err
 		}
 		frames = append(frames, f)
 	}
 	z.frames = frames
-	return Record{Word: w, Frames: frames, Offset: z.recOff}, nil
+	z.rec = Record{Word: w, Frames: frames, Offset: z.recOff}
+	return &z.rec, nil
 }
 
-// All iterates over the records of the stream, stopping after the first
-// error (io.EOF ends it silently). Each Record is valid until the next
-// iteration.
-func (z *Reader) All() iter.Seq2[Record, error] {
-	return func(yield func(Record, error) bool) {
+// All iterates over the records of the stream with Read, stopping after
+// the first error (io.EOF ends it silently). Each Record is valid until
+// the next iteration.
+func (z *Reader) All() iter.Seq2[*Record, error] {
+	return func(yield func(*Record, error) bool) {
 		for {
 			rec, err := z.Read()
 			if err == io.EOF {
@@ -337,8 +358,8 @@ func (z *Reader) prev() Frame {
 	return Frame{Kind: z.prevKind, Addr: z.last}
 }
 
-// fail ends the record with err found at off: an error, or in lenient mode
-// a Truncated frame.
+// fail ends the record with err found at off: an error when Strict, else
+// a Truncated frame and the error deferred to the next Next.
 func (z *Reader) fail(off int64, err error) (Frame, error) {
 	z.inRec = false
 	if z.rerr != nil && z.rerr != io.EOF && errors.Is(err, io.ErrUnexpectedEOF) {
@@ -346,16 +367,12 @@ func (z *Reader) fail(off int64, err error) (Frame, error) {
 		return Frame{}, z.err
 	}
 	e := &FormatError{off, err}
-	if z.Lenient {
-		if err == io.ErrUnexpectedEOF {
-			z.pos = z.end
-		} else {
-			z.deferred = e
-		}
-		return Frame{Kind: Truncated}, nil
+	if z.Strict {
+		z.err = e
+		return Frame{}, e
 	}
-	z.err = e
-	return Frame{}, e
+	z.deferred = e
+	return Frame{Kind: Truncated}, nil
 }
 
 // short reports data that ended inside an instruction.
@@ -381,7 +398,7 @@ func (z *Reader) decode() (Frame, error) {
 		if len(b) <= n {
 			return z.short()
 		}
-		if n > z.nbytes && !z.Lenient {
+		if n > z.nbytes && z.Strict {
 			return z.fail(z.Offset(), ErrOperand)
 		}
 		v := uint64(bitfield.BigEndianSigned(b[1 : 1+n]))
@@ -425,7 +442,7 @@ func (z *Reader) decode() (Frame, error) {
 				return z.fail(z.Offset(), ErrOverflow)
 			}
 			if c == 0 || c > math.MaxInt64 {
-				if !z.Lenient {
+				if z.Strict {
 					return z.fail(z.Offset(), ErrCount)
 				}
 				c = 1 // Swift: the previous frame once, then a negative repeat count
@@ -459,19 +476,19 @@ func (z *Reader) decode() (Frame, error) {
 	return z.fail(z.Offset(), ErrOpcode)
 }
 
-// count reads an x=1 omit or rep count. Strictly it must fit in 63 bits,
-// Swift's Int; leniently it keeps the low 64 bits as Swift's shifts do.
+// count reads an x=1 omit or rep count. When Strict it must fit in 63
+// bits, Swift's Int; else it keeps the low 64 bits as Swift's shifts do.
 func (z *Reader) count(b []byte) (uint64, bool) {
 	if len(b) > 8 {
 		for _, c := range b[:len(b)-8] {
-			if c != 0 && !z.Lenient {
+			if c != 0 && z.Strict {
 				return 0, false
 			}
 		}
 		b = b[len(b)-8:]
 	}
 	v := bitfield.BigEndian(b)
-	if v > math.MaxInt64 && !z.Lenient {
+	if v > math.MaxInt64 && z.Strict {
 		return 0, false
 	}
 	return v, true
@@ -503,7 +520,7 @@ func addrFrames(w WordSize, dst []Frame, src []byte, pos int, last uint64) (int,
 // load of the instruction byte, which chained every frame to the one
 // before.
 func addrWords[W word](dst []Frame, src []byte, pos int, last uint64) (int, int, uint64) {
-	nbytes := int(unsafe.Sizeof(W(0)))
+	nbytes := wordBytes[W]()
 	i := 0
 	for ; i < len(dst) && pos < len(src)-8; i++ {
 		b := (*[9]byte)(src[pos:])
@@ -543,6 +560,17 @@ func addrWords[W word](dst []Frame, src []byte, pos int, last uint64) (int, int,
 
 // word is the Go type of a word size.
 type word interface{ uint16 | uint32 | uint64 }
+
+// wordBytes is the size of W in bytes, a constant in each instantiation.
+func wordBytes[W word]() int {
+	switch uint64(^W(0)) {
+	case math.MaxUint16:
+		return 2
+	case math.MaxUint32:
+		return 4
+	}
+	return 8
+}
 
 // The instruction layout (opLayout) as constants for the hot loop of
 // Read: pc, ra and async are 0x10-0x3f, class in the top four bits, a in

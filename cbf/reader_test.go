@@ -68,11 +68,11 @@ func TestRoundTripProperty(t *testing.T) {
 	for _, w := range []WordSize{Word16, Word32, Word64} {
 		var stream bytes.Buffer
 		var want [][]Frame
-		wr := NewWriter(&stream)
+		wr := openWriter(&stream)
 		for range 300 {
 			fs := randomFrames(rng, w)
 			want = append(want, fs)
-			if err := wr.Write(Record{Word: w, Frames: fs}); err != nil {
+			if err := wr.Write(&Record{Word: w, Frames: fs}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -128,7 +128,8 @@ func TestSignedLen(t *testing.T) {
 
 func TestStreamAPI(t *testing.T) {
 	data := unhex(t, "02 22 40 13 79 21 fe ce 00 02 21 10 00 88 09 00 01 10 10 01")
-	r := NewReader(iotest.OneByteReader(bytes.NewReader(data)))
+	r := openReader(iotest.OneByteReader(bytes.NewReader(data)))
+	r.Strict = true
 	// Frame before Next: io.EOF.
 	if _, err := r.Frame(); err != io.EOF {
 		t.Fatalf("Frame before Next: %v", err)
@@ -164,8 +165,10 @@ func TestStreamAPI(t *testing.T) {
 	if _, err := r.Read(); err != io.EOF {
 		t.Fatalf("after the last record: %v", err)
 	}
-	// All, and Reset reuses the reader.
-	r.Reset(bytes.NewReader(data))
+	// All, and Reset reuses the reader (and keeps Strict).
+	if err := r.Reset(bytes.NewReader(data)); err != nil {
+		t.Fatal(err)
+	}
 	n := 0
 	for rec, err := range r.All() {
 		if err != nil {
@@ -193,7 +196,7 @@ func TestStreamAPI(t *testing.T) {
 
 func TestAllocs(t *testing.T) {
 	data, _, _ := corpus(t, 1<<16)
-	r := NewReader(nil)
+	r := new(Reader)
 	br := bytes.NewReader(data)
 	for _, mode := range []struct {
 		name  string
@@ -211,10 +214,10 @@ func TestAllocs(t *testing.T) {
 			t.Errorf("%s: %v allocs per stream", mode.name, n)
 		}
 	}
-	w := NewWriter(io.Discard)
+	w := openWriter(io.Discard)
 	pcs := realStacks()
-	fs := FromUintptrs(nil, RA, pcs[0])
-	if n := testing.AllocsPerRun(100, func() { w.Write(Record{Word: Word64, Frames: fs}); w.Flush() }); n != 0 {
+	rec := &Record{Word: Word64, Frames: FromUintptrs(nil, RA, pcs[0])}
+	if n := testing.AllocsPerRun(100, func() { w.Write(rec); w.Flush() }); n != 0 {
 		t.Errorf("Writer: %v allocs per record", n)
 	}
 	buf := make([]byte, 0, 4096)
@@ -235,26 +238,35 @@ func TestWriterRefuses(t *testing.T) {
 		{Word64, []Frame{{Kind: Repeat, Count: 1}}, ErrNoFrame},
 		{Word64, []Frame{{Kind: PC}, {Kind: Repeat}}, ErrCount},
 		{Word64, []Frame{{Kind: PC}, {Kind: Repeat, Count: 1 << 63}}, ErrOverflow},
-		{Word32, []Frame{{Kind: RA, Addr: 1 << 32}}, ErrAddr},
-		{Word16, []Frame{{Kind: Async, Addr: 0x10000}}, ErrAddr},
-		{Word64, []Frame{{Kind: 0}}, ErrKind},
-		{Word64, []Frame{{Kind: 9}}, ErrKind},
-		{Word64, []Frame{{Kind: Truncated}, {Kind: PC}}, ErrState},
+		{Word32, []Frame{{Kind: RA, Addr: 1 << 32}}, errAddr},
+		{Word16, []Frame{{Kind: Async, Addr: 0x10000}}, errAddr},
+		{Word64, []Frame{{Kind: 0}}, errKind},
+		{Word64, []Frame{{Kind: 9}}, errKind},
+		{Word64, []Frame{{Kind: Truncated}, {Kind: PC}}, errOrder},
 	} {
-		if _, err := Append(nil, c.word, c.frames); err != c.err {
-			t.Errorf("%v %v: %v, want %v", c.word, c.frames, err, c.err)
+		_, err := Append(nil, c.word, c.frames)
+		if !errors.Is(err, ErrInvalid) || !errors.Is(err, c.err) {
+			t.Errorf("%v %v: %v, want ErrInvalid and %v", c.word, c.frames, err, c.err)
+		}
+		// The Writer refuses the same, and the error sticks.
+		w := openWriter(io.Discard)
+		if err := w.Write(&Record{Word: c.word, Frames: c.frames}); !errors.Is(err, ErrInvalid) || !errors.Is(err, c.err) {
+			t.Errorf("Writer %v %v: %v, want ErrInvalid and %v", c.word, c.frames, err, c.err)
+		}
+		if err2 := w.Flush(); err2 != err {
+			t.Errorf("Writer %v %v: not sticky: %v", c.word, c.frames, err2)
 		}
 	}
-	w := NewWriter(io.Discard)
-	if err := w.WriteFrame(Frame{Kind: PC}); err != ErrState {
+	w := openWriter(io.Discard)
+	if err := w.WriteFrame(Frame{Kind: PC}); !errors.Is(err, errState) {
 		t.Errorf("frame before Begin: %v", err)
 	}
-	if err := w.Begin(Word64); err != ErrState {
+	if err := w.Begin(Word64); !errors.Is(err, errState) {
 		t.Errorf("sticky: %v", err)
 	}
 	// Frame by frame equals Append; End after trunc writes nothing.
 	var buf bytes.Buffer
-	w = NewWriter(&buf)
+	w = openWriter(&buf)
 	fs := parseFrames(t, "pc 0x1 x3; omit 40; trunc")
 	w.Begin(Word16)
 	for _, f := range fs {
@@ -270,7 +282,7 @@ func TestWriterRefuses(t *testing.T) {
 	}
 	want, _ := Append(nil, Word16, fs)
 	testutil.Diff(t, "frame by frame", want, buf.Bytes())
-	if err := w.End(); err != ErrState {
+	if err := w.End(); !errors.Is(err, errState) || !errors.Is(err, ErrInvalid) {
 		t.Errorf("End with no record: %v", err)
 	}
 }
@@ -290,7 +302,21 @@ func TestTruncations(t *testing.T) {
 		return 0, false
 	}
 	testutil.CheckTruncations(t, data, func(r io.Reader) error {
-		z := NewReader(r)
+		z := openReader(r)
+		z.Strict = true
+		for {
+			if _, err := z.Read(); err != nil {
+				if err == io.EOF {
+					return nil
+				}
+				return err
+			}
+		}
+	}, testutil.TruncOptions{Boundary: func(n int) bool { return bounds[n] }, Offset: offset, OneByte: true})
+	// The default mode: a cut record reads as a truncated one, and the
+	// next Read reports the cut.
+	testutil.CheckTruncations(t, data, func(r io.Reader) error {
+		z := openReader(r)
 		for {
 			if _, err := z.Read(); err != nil {
 				if err == io.EOF {
@@ -314,31 +340,37 @@ func TestTruncations(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		_, err = DecodeImageMap(b)
+		_, _, err = ImageMapDecoder{Strict: true}.Decode(b)
 		return err
 	}, testutil.TruncOptions{Boundary: func(n int) bool { return n == len(cif) }, Offset: offset})
 }
 
-// In lenient mode the stream stops after a damaged record with the error
-// that damaged it, or io.EOF when the data ran out.
-func TestLenientNext(t *testing.T) {
+// By default (Swift's decoder) a damaged record ends with a Truncated
+// frame, and the stream stops after it with the error that damaged it,
+// io.ErrUnexpectedEOF when the data ran out, at the offset Strict reports.
+func TestSwiftModeNext(t *testing.T) {
 	for _, c := range []struct {
 		hex string
 		err error
+		off int64
 	}{
-		{"02 10 10 02 10 20 00", ErrOpcode},
-		{"02 10 10", io.EOF},
-		{"02 11 10 00 61 03", io.EOF},
-		{"02 80 00 02 00", ErrNoFrame},
+		{"02 10 10 02 10 20 00", ErrOpcode, 3},
+		{"02 10 10", io.ErrUnexpectedEOF, 3},
+		{"02 11 10 00 61 03", io.ErrUnexpectedEOF, 6},
+		{"02 80 00 02 00", ErrNoFrame, 1},
 	} {
-		r := NewReader(bytes.NewReader(unhex(t, c.hex)))
-		r.Lenient = true
+		r := openReader(bytes.NewReader(unhex(t, c.hex)))
 		rec, err := r.Read()
 		if err != nil || !rec.Truncated() {
-			t.Errorf("%s: %v %v", c.hex, rec.Frames, err)
+			t.Errorf("%s: %v %v", c.hex, rec, err)
 		}
-		if _, err := r.Next(); !errors.Is(err, c.err) {
-			t.Errorf("%s: Next after the damaged record: %v, want %v", c.hex, err, c.err)
+		_, err = r.Next()
+		var fe *FormatError
+		if !errors.Is(err, c.err) || !errors.As(err, &fe) || fe.Offset != c.off {
+			t.Errorf("%s: Next after the damaged record: %v, want %v at %d", c.hex, err, c.err, c.off)
+		}
+		if _, err2 := r.Read(); err2 != err {
+			t.Errorf("%s: not sticky: %v", c.hex, err2)
 		}
 	}
 }
@@ -365,9 +397,11 @@ func TestText(t *testing.T) {
 		t.Error("word size name")
 	}
 	var buf bytes.Buffer
-	w := NewWriter(io.Discard)
-	w.Reset(&buf)
-	if err := w.Write(Record{Word: Word32, Frames: FromAddrs(nil, PC, []uint64{1, 2})}); err != nil || w.Flush() != nil {
+	w := openWriter(io.Discard)
+	if err := w.Reset(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Write(&Record{Word: Word32, Frames: FromAddrs(nil, PC, []uint64{1, 2})}); err != nil || w.Flush() != nil {
 		t.Fatal(err)
 	}
 	testutil.Diff(t, "reset writer", []byte{1, 0x10, 1, 0x10, 1, 0}, buf.Bytes())

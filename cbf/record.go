@@ -157,25 +157,28 @@ func (f Frame) norm() Frame {
 
 // Record is one backtrace: an info byte, then frames up to end or trunc.
 //
-// Frames points into a buffer the Reader owns and is valid until the next
-// call to Read or Next; Clone makes a copy to keep.
+// A Record that Reader.Read returns belongs to the Reader: it and its
+// Frames are valid until the next call to Read, Next or Reset; Clone
+// makes a copy to keep.
 type Record struct {
 	Word WordSize
 	// Frames ends with a Truncated frame when the backtrace was cut short.
 	Frames []Frame
-	// Offset is the position of the record's info byte in the stream.
+	// Offset is the position of the record's info byte in the stream. A
+	// Writer ignores it.
 	Offset int64
 }
 
 // Clone returns a copy of r that owns its frames.
-func (r Record) Clone() Record {
-	if r.Frames != nil {
-		r.Frames = append([]Frame(nil), r.Frames...)
+func (r *Record) Clone() *Record {
+	c := *r
+	if c.Frames != nil {
+		c.Frames = append([]Frame(nil), c.Frames...)
 	}
-	return r
+	return &c
 }
 
 // Truncated reports whether the record ends with a Truncated frame.
-func (r Record) Truncated() bool {
+func (r *Record) Truncated() bool {
 	return len(r.Frames) > 0 && r.Frames[len(r.Frames)-1].Kind == Truncated
 }

@@ -6,7 +6,6 @@ import (
 	"math"
 	"math/bits"
 	"slices"
-	"unsafe"
 
 	"github.com/tracefmt/tracefmt/bitfield"
 )
@@ -36,10 +35,10 @@ const (
 
 func (e *encoder) begin(dst []byte, w WordSize) ([]byte, error) {
 	if !w.Valid() {
-		return dst, ErrWordSize
+		return dst, invalidWord
 	}
 	if e.state == encOpen {
-		return dst, ErrState
+		return dst, invalidState
 	}
 	e.open(w)
 	return append(dst, infoBytes[w.code()]), nil
@@ -52,12 +51,12 @@ func (e *encoder) open(w WordSize) {
 
 func (e *encoder) frame(dst []byte, f Frame) ([]byte, error) {
 	if e.state != encOpen {
-		return dst, ErrState
+		return dst, e.stateErr()
 	}
 	if f.Kind-PC < 3 {
 		// pc, ra, async: the common case first.
 		if f.Addr > e.mask {
-			return dst, ErrAddr
+			return dst, invalidAddr
 		}
 		f.Count = 0
 		if e.hasPrev && f == e.prev {
@@ -71,26 +70,22 @@ func (e *encoder) frame(dst []byte, f Frame) ([]byte, error) {
 	}
 	f = f.norm()
 	switch f.Kind {
-	case PC, RA, Async:
-		if f.Addr > e.mask {
-			return dst, ErrAddr
-		}
 	case Omitted:
 		if f.Count == 0 {
-			return dst, ErrCount
+			return dst, invalidCount
 		}
 		if f.Count > math.MaxInt64 {
-			return dst, ErrOverflow
+			return dst, invalidOverflow
 		}
 	case Repeat:
 		if !e.hasPrev {
-			return dst, ErrNoFrame
+			return dst, invalidNoFrame
 		}
 		if f.Count == 0 {
-			return dst, ErrCount
+			return dst, invalidCount
 		}
 		if f.Count > math.MaxInt64-e.run {
-			return dst, ErrOverflow
+			return dst, invalidOverflow
 		}
 		e.run += f.Count
 		return dst, nil
@@ -99,7 +94,7 @@ func (e *encoder) frame(dst []byte, f Frame) ([]byte, error) {
 		e.state = encTrunc
 		return append(dst, opTrunc), nil
 	default:
-		return dst, ErrKind
+		return dst, invalidKind
 	}
 	// Swift's encoder compares each frame with the one before and counts
 	// the run of equal ones.
@@ -117,9 +112,17 @@ func (e *encoder) frame(dst []byte, f Frame) ([]byte, error) {
 	return bitfield.AppendBigEndian(append(dst, byte(op)), f.Count, n), nil
 }
 
+// stateErr is the error for a frame given to e while no record is open.
+func (e *encoder) stateErr() error {
+	if e.state == encTrunc {
+		return invalidOrder
+	}
+	return invalidState
+}
+
 func (e *encoder) repeat() error {
 	if e.run == math.MaxInt64 {
-		return ErrOverflow
+		return invalidOverflow
 	}
 	e.run++
 	return nil
@@ -135,7 +138,7 @@ func (e *encoder) addr(dst []byte, k Kind, a uint64) []byte {
 // signedBytes is the fewest bytes whose sign extension gives back v, a W
 // word: bitfield.SignedLen of the sign-extended word, without its loop.
 func signedBytes[W word](v uint64) int {
-	s := 64 - 8*int(unsafe.Sizeof(W(0)))
+	s := 64 - 8*wordBytes[W]()
 	x := v << s
 	// The top bit of x^(x<<1) is the last one that is not a copy of the
 	// sign; 1<<s gives 0 and -1 their one byte.
@@ -146,7 +149,7 @@ func signedBytes[W word](v uint64) int {
 // appendFrames' loop, anything else through frame.
 func (e *encoder) frames(dst []byte, fs []Frame) ([]byte, error) {
 	if e.state != encOpen {
-		return dst, ErrState
+		return dst, e.stateErr()
 	}
 	// pk is the previous frame's kind (0 before the first); when it is an
 	// address kind, the previous frame's address is last.
@@ -167,7 +170,7 @@ func (e *encoder) frames(dst []byte, fs []Frame) ([]byte, error) {
 			return dst, err
 		}
 		if e.state != encOpen && i+1 < len(fs) {
-			return dst, ErrState // a frame after Truncated
+			return dst, invalidOrder
 		}
 		last, pk = e.last, e.prev.Kind
 	}
@@ -277,7 +280,7 @@ func (e *encoder) end(dst []byte) ([]byte, error) {
 		e.state = encIdle
 		return dst, nil
 	}
-	return dst, ErrState
+	return dst, invalidState
 }
 
 // Append appends one record holding frames, encoded as Swift's encoder
@@ -300,25 +303,55 @@ func Append(dst []byte, w WordSize, frames []Frame) ([]byte, error) {
 // to 31 in the instruction and larger ones in operand bytes, runs of equal
 // frames as rep, trunc without end.
 //
-// Begin starts a record, WriteFrame adds frames, End finishes it; Write
-// does all three. Output is buffered: call Flush at the end. Errors are
-// sticky.
+// The Writer derives every rep count and operand itself, so a caller may
+// drop, add or change frames freely; a record it cannot encode so that
+// Swift's decoder reads back the same frames is refused with an error
+// wrapping ErrInvalid. Write writes a whole record; Begin, WriteFrame and
+// End write one frame by frame. Output is buffered: call Flush or Close
+// at the end. Errors are sticky. A zero Writer is usable after Reset;
+// before that every method returns ErrNotOpen.
 type Writer struct {
 	w   io.Writer
 	buf []byte
 	enc encoder
-	err error
+	err error // sticky; ErrClosed after Close
 }
 
-// NewWriter returns a Writer writing to w.
-func NewWriter(w io.Writer) *Writer {
-	return &Writer{w: w, buf: make([]byte, 0, bufSize)}
+// NewWriter returns a Writer writing to w. The error is nil unless w is
+// nil: then the Writer is not open (see Reset) and the error is
+// ErrNotOpen.
+func NewWriter(w io.Writer) (*Writer, error) {
+	z := new(Writer)
+	return z, z.Reset(w)
 }
 
 // Reset makes z write to w as if new, keeping its buffer. Unflushed
-// output is dropped.
-func (z *Writer) Reset(w io.Writer) {
-	*z = Writer{w: w, buf: z.buf[:0]}
+// output is dropped. Reset(nil) leaves z not open (and drops the buffer)
+// and returns ErrNotOpen.
+func (z *Writer) Reset(w io.Writer) error {
+	if w == nil {
+		// Without a buffer, Write never takes its fast path.
+		*z = Writer{}
+		return ErrNotOpen
+	}
+	buf := z.buf[:0]
+	if buf == nil {
+		buf = make([]byte, 0, bufSize)
+	}
+	*z = Writer{w: w, buf: buf}
+	return nil
+}
+
+// ready is the error every method returns before writing: the sticky
+// one, or ErrNotOpen.
+func (z *Writer) ready() error {
+	if z.err != nil {
+		return z.err
+	}
+	if z.w == nil {
+		return ErrNotOpen
+	}
+	return nil
 }
 
 func (z *Writer) check(err error) error {
@@ -334,8 +367,8 @@ func (z *Writer) check(err error) error {
 
 // Begin starts a record of word size w.
 func (z *Writer) Begin(w WordSize) error {
-	if z.err != nil {
-		return z.err
+	if err := z.ready(); err != nil {
+		return err
 	}
 	var err error
 	z.buf, err = z.enc.begin(z.buf, w)
@@ -346,8 +379,8 @@ func (z *Writer) Begin(w WordSize) error {
 // Repeat frames, become rep instructions when the run ends. A Truncated
 // frame ends the record.
 func (z *Writer) WriteFrame(f Frame) error {
-	if z.err != nil {
-		return z.err
+	if err := z.ready(); err != nil {
+		return err
 	}
 	var err error
 	z.buf, err = z.enc.frame(z.buf, f)
@@ -357,20 +390,29 @@ func (z *Writer) WriteFrame(f Frame) error {
 // End finishes the current record with end, unless a Truncated frame has
 // already finished it.
 func (z *Writer) End() error {
-	if z.err != nil {
-		return z.err
+	if err := z.ready(); err != nil {
+		return err
 	}
 	var err error
 	z.buf, err = z.enc.end(z.buf)
 	return z.check(err)
 }
 
-// Write writes rec as one record.
-func (z *Writer) Write(rec Record) error {
+// Write writes rec as one record; its Offset is ignored. A Truncated
+// frame must be the last.
+func (z *Writer) Write(rec *Record) error {
+	if rec == nil {
+		if err := z.ready(); err != nil {
+			return err
+		}
+		z.err = &invalidError{errNilRecord}
+		return z.err
+	}
 	w, fs := rec.Word, rec.Frames
 	if z.err == nil && z.enc.state != encOpen && w.Valid() && cap(z.buf)-len(z.buf) > 9*len(fs)+1 {
 		// The common record, address frames that differ from the one
-		// before, is written here without the encoder's state.
+		// before, is written here without the encoder's state. (A
+		// Writer that is not open has no buffer, so never comes here.)
 		dst, n, last, pk := appendFrames(w, append(z.buf, infoBytes[w.code()]), fs, 0, 0)
 		if n == len(fs) {
 			z.buf = append(dst, opEnd)
@@ -385,11 +427,11 @@ func (z *Writer) Write(rec Record) error {
 		}
 		return z.End()
 	}
-	if err := z.Begin(rec.Word); err != nil {
+	if err := z.Begin(w); err != nil {
 		return err
 	}
 	var err error
-	z.buf, err = z.enc.frames(z.buf, rec.Frames)
+	z.buf, err = z.enc.frames(z.buf, fs)
 	if err = z.check(err); err != nil {
 		return err
 	}
@@ -398,8 +440,8 @@ func (z *Writer) Write(rec Record) error {
 
 // Flush writes the buffered bytes to the underlying writer.
 func (z *Writer) Flush() error {
-	if z.err != nil {
-		return z.err
+	if err := z.ready(); err != nil {
+		return err
 	}
 	if len(z.buf) > 0 {
 		_, err := z.w.Write(z.buf)
@@ -409,5 +451,24 @@ func (z *Writer) Flush() error {
 			return err
 		}
 	}
+	return nil
+}
+
+// Close finishes a record left open by Begin (as End does), flushes, and
+// makes every later call return ErrClosed. It does not close the
+// underlying writer.
+func (z *Writer) Close() error {
+	if err := z.ready(); err != nil {
+		return err
+	}
+	if z.enc.state != encIdle {
+		if err := z.End(); err != nil {
+			return err
+		}
+	}
+	if err := z.Flush(); err != nil {
+		return err
+	}
+	z.err = ErrClosed
 	return nil
 }

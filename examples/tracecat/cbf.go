@@ -16,7 +16,10 @@ const cbfShown = 8
 // profiling buffers write them: counts of records and frames by kind, the
 // size against raw words, then the first records with their frames.
 func summarizeCBF(w io.Writer, data []byte) error {
-	r := cbf.NewReader(bytes.NewReader(data))
+	r, err := cbf.NewReader(bytes.NewReader(data))
+	if err != nil {
+		return err
+	}
 	var (
 		records, truncated int
 		words              = map[cbf.WordSize]int{}
@@ -73,7 +76,7 @@ func summarizeCBF(w io.Writer, data []byte) error {
 
 // describeRecord is one line for a record: where it starts, its word
 // size and its first frames.
-func describeRecord(rec cbf.Record) string {
+func describeRecord(rec *cbf.Record) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "@%d %v, %d frames:", rec.Offset, rec.Word, len(rec.Frames))
 	for i, f := range rec.Frames {
