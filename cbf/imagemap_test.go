@@ -113,11 +113,11 @@ func TestSwiftImageMapCases(t *testing.T) {
 	}
 	long := []byte(letters)
 	for _, c := range []struct {
-		name    string
-		hex     string
-		swift   bool   // Swift decodes it (and so does the default mode)
-		strict  error  // our strict error, nil when it decodes too
-		check   string // "index:path" or "index:base=…"
+		name   string
+		hex    string
+		swift  bool   // Swift decodes it (and so does the default mode)
+		strict error  // our strict error, nil when it decodes too
+		check  string // "index:path" or "index:base=…"
 	}{
 		{"basic", "02" + hexOf("\x06macosx") + "01 39 0000555500001000 2000 04 deadbeef " + str("/usr/lib/libfoo.dylib") + " 00",
 			true, nil, "0:/usr/lib/libfoo.dylib"},

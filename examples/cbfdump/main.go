@@ -1,22 +1,27 @@
 // Command cbfdump prints Swift Compact Backtrace Format records as text,
 // one frame per line, and turns that text back into CBF.
 //
-//	cbfdump [-hex] [-word 64] [-lenient] [-expand] [FILE]
+//	cbfdump [-hex] [-word 64] [-strict] [-expand] [FILE]
 //	cbfdump -encode [-hex] [-word 64] [FILE]
 //
 // Each frame prints as "pc 0x…", "ra 0x…", "async 0x…", "omit N", "rep N"
 // or "trunc"; a record that ends normally ends with "end"; a blank line
 // separates records. A record whose word size is not -word (default 64)
 // starts with a "word N" line. With -hex the input (or, with -encode, the
-// output) is hexadecimal text rather than bytes. -lenient decodes as
-// Swift's decoder does (errors end the record with trunc), -expand prints
-// each repeated frame instead of "rep N".
+// output) is hexadecimal text rather than bytes. -expand prints each
+// repeated frame instead of "rep N".
+//
+// Damaged data is decoded as Swift's decoder decodes it: the record's
+// frames so far, then "trunc"; cbfdump then reports the damage and exits
+// with status 1. -strict reports it without the trunc line. -lenient,
+// which used to ask for Swift's decoding, is accepted and changes nothing.
 //
 // -encode reads the text form, one frame per line ("word N" lines, blank
 // lines, "end" and "#" comments allowed), and writes the bytes Swift's
 // encoder writes for those frames.
 //
-// FILE "-" or no FILE reads standard input.
+// FILE "-" or no FILE reads standard input. Exit status: 0 done, 1 a file
+// that cannot be read, decoded or encoded, 2 a bad flag or argument.
 package main
 
 import (
@@ -24,7 +29,6 @@ import (
 	"bytes"
 	"encoding/hex"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -32,45 +36,52 @@ import (
 	"strings"
 
 	"github.com/tracefmt/tracefmt/cbf"
+	"github.com/tracefmt/tracefmt/internal/cli"
 )
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
+const usage = `usage: cbfdump [-hex] [-word 64] [-strict] [-expand] [FILE]
+       cbfdump -encode [-hex] [-word 64] [FILE]`
+
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("cbfdump", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	c := cli.New("cbfdump", usage, stderr)
+	fs := c.Flags
 	useHex := fs.Bool("hex", false, "input (or -encode output) is hexadecimal text")
 	word := fs.Int("word", 64, "word size: 16, 32 or 64")
 	encode := fs.Bool("encode", false, "read the text form and write CBF")
-	lenient := fs.Bool("lenient", false, "decode as Swift's decoder does: errors end the record with trunc")
+	strict := fs.Bool("strict", false, "report damaged data as an error, without Swift's trunc frame")
+	fs.Bool("lenient", false, "decode as Swift's decoder does: damage ends the record with trunc (the default; accepted for old scripts)")
 	expand := fs.Bool("expand", false, "print each repeated frame instead of rep N")
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: cbfdump [-hex] [-word 64] [-lenient] [-expand] [FILE]\n       cbfdump -encode [-hex] [-word 64] [FILE]\n")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		return 2
+	if ok, code := c.Parse(args); !ok {
+		return code
 	}
 	w := cbf.WordSize(*word)
-	if !w.Valid() || fs.NArg() > 1 {
-		fs.Usage()
-		return 2
+	if !w.Valid() {
+		return c.BadUsage("bad -word %d: want 16, 32 or 64", *word)
 	}
-	in := stdin
-	if name := fs.Arg(0); name != "" && name != "-" {
-		f, err := os.Open(name)
-		if err != nil {
-			fmt.Fprintf(stderr, "cbfdump: %v\n", err)
-			return 1
-		}
-		defer f.Close()
-		in = f
+	if fs.NArg() > 1 {
+		return c.BadUsage("one FILE at most, got %d", fs.NArg())
 	}
+	name := fs.Arg(0)
+	if name == "" {
+		name = "-"
+	}
+	display := name
+	if name == "-" {
+		display = "standard input"
+	}
+	in, closeIn, err := cli.Open(name)
+	if name == "-" {
+		in = stdin
+	}
+	if err != nil {
+		return c.Failf(display, err)
+	}
+	defer closeIn()
 	out := bufio.NewWriter(stdout)
-	defer out.Flush()
-	var err error
 	if *encode {
 		err = encodeText(out, in, w, *useHex)
 	} else {
@@ -78,15 +89,16 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			in, err = hexReader(in)
 		}
 		if err == nil {
-			err = dump(out, in, w, *lenient, *expand)
+			err = dump(out, in, w, *strict, *expand)
 		}
 	}
-	if err != nil {
-		out.Flush()
-		fmt.Fprintf(stderr, "cbfdump: %v\n", err)
-		return 1
+	if ferr := out.Flush(); err == nil && ferr != nil {
+		return c.Failf("", ferr)
 	}
-	return 0
+	if err != nil {
+		return c.Failf(display, err)
+	}
+	return cli.OK
 }
 
 // hexReader decodes hexadecimal text, ignoring white space.
@@ -102,9 +114,12 @@ func hexReader(r io.Reader) (io.Reader, error) {
 	return bytes.NewReader(b), nil
 }
 
-func dump(out *bufio.Writer, in io.Reader, word cbf.WordSize, lenient, expand bool) error {
-	r := cbf.NewReader(in)
-	r.Lenient, r.Expand = lenient, expand
+func dump(out *bufio.Writer, in io.Reader, word cbf.WordSize, strict, expand bool) error {
+	r, err := cbf.NewReader(in)
+	if err != nil {
+		return err
+	}
+	r.Strict, r.Expand = strict, expand
 	var line []byte
 	for n := 0; ; n++ {
 		w, err := r.Next()
@@ -144,7 +159,10 @@ func dump(out *bufio.Writer, in io.Reader, word cbf.WordSize, lenient, expand bo
 // encodeText reads the text form and writes CBF records.
 func encodeText(out io.Writer, in io.Reader, word cbf.WordSize, useHex bool) error {
 	var bin bytes.Buffer
-	w := cbf.NewWriter(&bin)
+	w, err := cbf.NewWriter(&bin)
+	if err != nil {
+		return err
+	}
 	sc := bufio.NewScanner(in)
 	open := false
 	next := word
@@ -218,7 +236,7 @@ func encodeText(out io.Writer, in io.Reader, word cbf.WordSize, useHex bool) err
 	if err := finish(); err != nil {
 		return fail(err)
 	}
-	if err := w.Flush(); err != nil {
+	if err := w.Close(); err != nil {
 		return err
 	}
 	if !useHex {
@@ -227,7 +245,10 @@ func encodeText(out io.Writer, in io.Reader, word cbf.WordSize, useHex bool) err
 	}
 	// One record a line.
 	data := bin.Bytes()
-	r := cbf.NewReader(bytes.NewReader(data))
+	r, err := cbf.NewReader(bytes.NewReader(data))
+	if err != nil {
+		return err
+	}
 	start := int64(0)
 	for {
 		if _, err := r.Read(); err != nil {

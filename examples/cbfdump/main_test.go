@@ -58,14 +58,56 @@ func TestDump(t *testing.T) {
 	if n := strings.Count(out, "ra 0x1000\n"); n != 10 {
 		t.Errorf("-expand: %d copies of ra 0x1000", n)
 	}
-	// Errors name the offset; -lenient yields Swift's frames.
-	out, errs, code = runCmd(t, "02 10 10 02 10", "-hex")
-	if code != 1 || !strings.Contains(errs, "offset 3") || out != "pc 0x10\n" {
-		t.Errorf("bad input: exit %d, out %q, err %q", code, out, errs)
+	// Damage: by default Swift's frames (the record ends with trunc), then
+	// the error with its offset; -strict gives the error without trunc;
+	// the old -lenient is the default.
+	for _, c := range []struct {
+		hex   string
+		flags []string
+		out   string
+		err   string
+	}{
+		{"02 10 10 02 10", nil, "pc 0x10\ntrunc\n", "offset 3: reserved instruction"},
+		{"02 10 10 02 10", []string{"-strict"}, "pc 0x10\n", "offset 3: reserved instruction"},
+		{"02 10 10 02 10", []string{"-lenient"}, "pc 0x10\ntrunc\n", "offset 3: reserved instruction"},
+		{"02 10 10", nil, "pc 0x10\ntrunc\n", "offset 3: unexpected EOF"},
+		{"02 10 10", []string{"-lenient"}, "pc 0x10\ntrunc\n", "offset 3: unexpected EOF"},
+		{"02 10 10", []string{"-strict"}, "pc 0x10\n", "offset 3: unexpected EOF"},
+	} {
+		out, errs, code := runCmd(t, c.hex, append([]string{"-hex"}, c.flags...)...)
+		want := "cbfdump: standard input: cbf: " + c.err + "\n"
+		if code != 1 || out != c.out || errs != want {
+			t.Errorf("%s %v: exit %d, out %q, stderr %q; want 1, %q, %q", c.hex, c.flags, code, out, errs, c.out, want)
+		}
 	}
-	out, _, _ = runCmd(t, "02 10 10", "-hex", "-lenient")
-	if out != "pc 0x10\ntrunc\n" {
-		t.Errorf("-lenient: %q", out)
+}
+
+// The command line behaves as every example's does.
+func TestCommandLine(t *testing.T) {
+	_, errs, code := runCmd(t, "", "-h")
+	if code != 0 || !strings.HasPrefix(errs, usage+"\n") || !strings.Contains(errs, "-strict") {
+		t.Errorf("-h: exit %d, stderr %q", code, errs)
+	}
+	for _, args := range [][]string{{"-bogus"}, {"-word", "24"}, {"a", "b"}} {
+		_, errs, code := runCmd(t, "", args...)
+		first, rest, _ := strings.Cut(errs, "\n")
+		if code != 2 || !strings.HasPrefix(first, "cbfdump: ") || !strings.HasPrefix(rest, usage+"\n") {
+			t.Errorf("%v: exit %d, stderr %q", args, code, errs)
+		}
+	}
+	missing := filepath.Join(t.TempDir(), "missing.cbf")
+	_, errs, code = runCmd(t, "", missing)
+	if code != 1 || strings.Count(errs, "\n") != 1 || !strings.HasPrefix(errs, "cbfdump: ") || !strings.Contains(errs, missing) {
+		t.Errorf("missing file: exit %d, stderr %q", code, errs)
+	}
+	// A file that does not decode is named too.
+	bad := filepath.Join(t.TempDir(), "bad.cbf")
+	if err := os.WriteFile(bad, []byte{0x03}, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, errs, code = runCmd(t, "", bad)
+	if code != 1 || errs != "cbfdump: "+bad+": cbf: offset 0: reserved word size\n" {
+		t.Errorf("bad file: exit %d, stderr %q", code, errs)
 	}
 }
 
