@@ -105,10 +105,20 @@ func renderEvents(data []byte) (string, error) {
 	var sb strings.Builder
 	h := r.Header()
 	fmt.Fprintf(&sb, "%d %d %q\n", h.Version, h.SemanticVersion, h.Properties)
+	// A leave whose call is not pending is one apitrace drops, and so
+	// does the Writer: leave it out.
+	pending := make(map[uint64]bool)
 	for {
 		ev, err := r.Read()
 		if err != nil {
 			return sb.String(), err
+		}
+		if ev.Kind == Enter {
+			pending[ev.Call] = true
+		} else if !pending[ev.Call] {
+			continue
+		} else {
+			delete(pending, ev.Call)
 		}
 		fmt.Fprintf(&sb, "%v %d %d %d", ev.Kind, ev.Call, ev.Thread, ev.Flags)
 		if ev.Sig != nil {
@@ -126,7 +136,8 @@ func renderEvents(data []byte) (string, error) {
 }
 
 // FuzzRoundTrip reads a stream, writes its events back and checks that
-// reading the copy gives the same events. (Bytes may differ for input no
+// reading the copy gives the same events, but for leaves of calls not
+// pending, which apitrace and the Writer drop. (Bytes may differ for input no
 // apitrace writes: non-minimal integers, "negative zero" in signatures,
 // details out of apitrace's order.)
 func FuzzRoundTrip(f *testing.F) {

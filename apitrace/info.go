@@ -223,6 +223,9 @@ func readInfo(r io.Reader, frames bool) (Info, error) {
 // when Frames is not nil). The fields apitrace does not print are left out
 // here; encoding/json writes all of them.
 func (i *Info) WriteJSON(w io.Writer) error {
+	if w == nil {
+		return wrapf(ErrInvalid, "WriteJSON to a nil io.Writer")
+	}
 	b := []byte("{\n")
 	field := func(name string, last bool, value []byte) {
 		b = append(b, "  \""...)

@@ -76,22 +76,22 @@ type ValueKind uint8
 // stream.
 const (
 	KindNone    ValueKind = iota
-	KindNull         // 0x00: null pointer, string or blob
-	KindFalse        // 0x01
-	KindTrue         // 0x02
-	KindSInt         // 0x03: negative integer; Bits is the int64 value
-	KindUInt         // 0x04: non-negative integer; Bits is the value
-	KindFloat        // 0x05: Bits holds math.Float32bits in its low 32 bits
-	KindDouble       // 0x06: Bits holds math.Float64bits
-	KindString       // 0x07: Data is the bytes (no terminator, any encoding)
-	KindBlob         // 0x08: Data is the bytes
-	KindEnum         // 0x09: Enum is the signature, Bits the int64 value
-	KindBitmask      // 0x0a: Bitmask is the signature, Bits the value
-	KindArray        // 0x0b: Elems are the elements
-	KindStruct       // 0x0c: Struct is the signature, Elems the members
-	KindPointer      // 0x0d: opaque pointer; Bits is the address
-	KindRepr         // 0x0e: Elems[0] is the human form, Elems[1] the machine form
-	KindWString      // 0x0f: Elems are the code units, each a KindUInt
+	KindNull              // 0x00: null pointer, string or blob
+	KindFalse             // 0x01
+	KindTrue              // 0x02
+	KindSInt              // 0x03: negative integer; Bits is the int64 value
+	KindUInt              // 0x04: non-negative integer; Bits is the value
+	KindFloat             // 0x05: Bits holds math.Float32bits in its low 32 bits
+	KindDouble            // 0x06: Bits holds math.Float64bits
+	KindString            // 0x07: Data is the bytes (no terminator, any encoding)
+	KindBlob              // 0x08: Data is the bytes
+	KindEnum              // 0x09: Enum is the signature, Bits the int64 value
+	KindBitmask           // 0x0a: Bitmask is the signature, Bits the value
+	KindArray             // 0x0b: Elems are the elements
+	KindStruct            // 0x0c: Struct is the signature, Elems the members
+	KindPointer           // 0x0d: opaque pointer; Bits is the address
+	KindRepr              // 0x0e: Elems[0] is the human form, Elems[1] the machine form
+	KindWString           // 0x0f: Elems are the code units, each a KindUInt
 )
 
 var kindNames = [...]string{
