@@ -3,6 +3,7 @@ package leaktext
 import (
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // SyntaxError reports a problem at a line of a report. Line is 1-based.
@@ -12,34 +13,52 @@ type SyntaxError struct {
 }
 
 func (e *SyntaxError) Error() string {
-	return fmt.Sprintf("leaktext: line %d: %v", e.Line, e.Err)
+	msg := "<nil>"
+	if e.Err != nil {
+		msg = strings.TrimPrefix(e.Err.Error(), "leaktext: ")
+	}
+	return fmt.Sprintf("leaktext: line %d: %s", e.Line, msg)
 }
 
 func (e *SyntaxError) Unwrap() error { return e.Err }
 
 var (
-	// ErrLineTooLong means a line is longer than Reader.MaxLineLen.
-	ErrLineTooLong = errors.New("line too long")
-	// ErrTooManyLines means a call or trace record has more argument or
-	// frame lines than Reader.MaxFrames.
-	ErrTooManyLines = errors.New("too many argument or frame lines in one record")
+	// ErrTooLarge means a line is longer than Reader.MaxLineLen, a
+	// backtrace has more frames than Reader.MaxFrames, or a call has more
+	// argument lines than MaxArgs.
+	ErrTooLarge = errors.New("leaktext: too large")
+	// ErrOverflow means (with Reader.Strict) that a number in a call or
+	// frame line does not fit the field the real reader keeps it in: an
+	// index, size or timestamp beyond 32 bits, an id or address beyond 64.
+	ErrOverflow = errors.New("leaktext: number out of range")
 	// ErrLineEnding means a report whose header ends in CRLF has a line
 	// ending in a bare LF.
-	ErrLineEnding = errors.New("line ending differs from the header's CRLF")
+	ErrLineEnding = errors.New("leaktext: line ending differs from the header's CRLF")
 	// ErrSyntax means (with Reader.Strict) that a line looks like a call,
 	// an argument or a frame but does not parse.
-	ErrSyntax = errors.New("malformed record")
-	// ErrRange means (with Reader.Strict) that a number in a call or frame
-	// line does not fit its field.
-	ErrRange = errors.New("number out of range")
+	ErrSyntax = errors.New("leaktext: malformed record")
 	// ErrOrphan means (with Reader.Strict) that argument or frame lines
 	// appear where no call line is waiting for them.
-	ErrOrphan = errors.New("arguments or frames without a preceding call")
+	ErrOrphan = errors.New("leaktext: arguments or frames without a preceding call")
+	// ErrDepth means (with Reader.Strict) that a backtrace has more frames
+	// than the header's "backtrace depth".
+	ErrDepth = errors.New("leaktext: more frames than the header's backtrace depth")
 	// ErrBinary means the input starts with the handshake byte (0xf0) of
 	// sp-rtrace's binary log, which sp-rtrace-postproc turns into a text
 	// report; the real tool tells the two apart by that first byte too.
-	ErrBinary = errors.New("binary sp-rtrace log, not a text report (convert it with sp-rtrace-postproc -i FILE)")
-	// ErrWriter means a record given to Writer.Write cannot be written
-	// as a line that reads back as the same record.
-	ErrWriter = errors.New("record cannot be written")
+	ErrBinary = errors.New("leaktext: binary sp-rtrace log, not a text report (convert it with sp-rtrace-postproc -i FILE)")
+	// ErrInvalid means the Writer refuses a header or record: its lines
+	// would not read back as the same record, or the real reader would
+	// misread them (the message says which).
+	ErrInvalid = errors.New("leaktext: invalid record")
+	// ErrClosed means a Writer was used after Close.
+	ErrClosed = errors.New("leaktext: writer closed")
+	// ErrNotOpen means a method was called on a zero Reader or Writer
+	// before Reset, or Reset was given a nil reader or writer.
+	ErrNotOpen = errors.New("leaktext: not open (use NewReader, NewWriter or Reset)")
 )
+
+// invalid returns an ErrInvalid error with the details.
+func invalid(format string, args ...any) error {
+	return fmt.Errorf("%w: "+format, append([]any{ErrInvalid}, args...)...)
+}

@@ -1,6 +1,7 @@
 package leaktext_test
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"log"
@@ -24,12 +25,20 @@ const report = `version=2.0, arch=x86_64, timestamp=2026.11.21 17:10:18, process
 
 `
 
+// printReport prints a report, its header line quoted to show the space
+// that ends it.
+func printReport(s string) {
+	header, rest, _ := strings.Cut(s, "\n")
+	fmt.Printf("%q\n%s", header, rest)
+}
+
+// Read every record of a report.
 func ExampleReader() {
 	rd, err := leaktext.NewReader(strings.NewReader(report))
 	if err != nil {
 		log.Fatal(err)
 	}
-	process, _ := rd.Header.Get(leaktext.KeyProcess)
+	process, _ := rd.Header().Get(leaktext.KeyProcess)
 	fmt.Println("process", process)
 	for rec, err := range rd.All() {
 		if err != nil {
@@ -47,34 +56,90 @@ func ExampleReader() {
 	// line 12: free size 0 id 0x8b62370 free true frames 0
 }
 
+// Filter a report and write it back: drop the frees (and the empty line
+// that ends each of them), keep everything else as it was.
 func ExampleWriter() {
-	var out strings.Builder
-	w, err := leaktext.NewWriter(&out, leaktext.Header{Fields: []leaktext.Field{{Key: "version", Value: "2.0"}, {Key: "pid", Value: "7"}}})
+	rd, err := leaktext.NewReader(strings.NewReader(report))
 	if err != nil {
 		log.Fatal(err)
 	}
-	w.Write(leaktext.Record{Kind: leaktext.KindCall, Call: leaktext.Call{
-		Index: 1, HasTime: true, Time: 1234, Func: []byte("open"), Type: []byte("fd"), Size: 1, ID: 4,
-		Args:   []leaktext.Arg{{Name: []byte("path"), Value: []byte("/dev/null")}},
-		Frames: []leaktext.Frame{{Addr: 0x401000, Resolved: []byte("main() at demo.c:3")}},
-	}})
-	w.Write(leaktext.Record{Kind: leaktext.KindBlank})
-	if err := w.Flush(); err != nil {
+	var out bytes.Buffer
+	w, err := leaktext.NewWriter(&out, rd.Header())
+	if err != nil {
 		log.Fatal(err)
 	}
-	for _, line := range strings.SplitAfter(out.String(), "\n") {
-		fmt.Printf("%q\n", line)
+	dropped := false
+	for rec, err := range rd.All() {
+		if err != nil {
+			log.Fatal(err)
+		}
+		if rec.Kind == leaktext.KindCall && rec.Call.Free {
+			dropped = true
+			continue
+		}
+		if rec.Kind == leaktext.KindBlank && dropped {
+			dropped = false
+			continue
+		}
+		if err := w.Write(rec); err != nil {
+			log.Fatal(err)
+		}
 	}
+	if err := w.Close(); err != nil {
+		log.Fatal(err)
+	}
+	printReport(out.String())
 	// Output:
-	// "version=2.0, pid=7, \n"
-	// "1. [00:00:01.234] open<fd>(1) = 0x4\n"
-	// "\t$path = /dev/null\n"
-	// "\t0x401000 main() at demo.c:3\n"
-	// "\n"
-	// ""
+	// "version=2.0, arch=x86_64, timestamp=2026.11.21 17:10:18, process=./demo, pid=12953, backtrace depth=3, origin=sp-rtrace 1.8, "
+	// <1> : memory (memory allocation in bytes)
+	// : /opt/demo/demo => 0x401000-0x402000
+	// 1. malloc(64) = 0x8b612a0
+	// 	0x401208
+	// 	0x401247 main() at demo.c:20
+	//
+	// 2. malloc(65) = 0x8b62370
+	// 	0x401208
+	// 	0x401247 main() at demo.c:20
 }
 
-// Example computes leaks as sp-rtrace-postproc -lc does.
+// Write a report from scratch. The Writer refuses what the real reader
+// would misread, such as more frames than the header's backtrace depth.
+func ExampleWriter_build() {
+	var out bytes.Buffer
+	h := leaktext.Header{Fields: []leaktext.Field{{Key: leaktext.KeyVersion, Value: "2.0"}, {Key: leaktext.KeyBacktraceDepth, Value: "1"}}}
+	w, err := leaktext.NewWriter(&out, h)
+	if err != nil {
+		log.Fatal(err)
+	}
+	call := &leaktext.Record{Kind: leaktext.KindCall, Call: leaktext.Call{
+		Index: 1, HasTime: true, Time: 1234, Func: []byte("open"), Type: []byte("fd"), Size: 1, ID: 4,
+		Args:   []leaktext.Arg{{Name: []byte("path"), Value: []byte("/tmp/my file")}},
+		Frames: []leaktext.Frame{{Addr: 0x401000, Resolved: []byte("main() at demo.c:3")}},
+	}}
+	for _, rec := range []*leaktext.Record{call, {Kind: leaktext.KindBlank}} {
+		if err := w.Write(rec); err != nil {
+			log.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		log.Fatal(err)
+	}
+	printReport(out.String())
+
+	w.Reset(io.Discard, h)
+	call.Call.Frames = append(call.Call.Frames, leaktext.Frame{Addr: 0x401100})
+	fmt.Println(w.Write(call))
+	// Output:
+	// "version=2.0, backtrace depth=1, "
+	// 1. [00:00:01.234] open<fd>(1) = 0x4
+	// 	$path = /tmp/my file
+	// 	0x401000 main() at demo.c:3
+	//
+	// leaktext: invalid record: 2 frames, more than the header's backtrace depth 1
+}
+
+// Compute leaks as sp-rtrace-postproc -lc does, and print the report it
+// prints.
 func Example() {
 	rep, err := leaktext.ReadReport(strings.NewReader(report))
 	if err != nil {
@@ -89,10 +154,22 @@ func Example() {
 		mm, off, _ := m.Lookup(g.Trace.Frames[0].Addr)
 		fmt.Printf("%d call(s), %d bytes, from %s+%#x\n", g.Count, g.Size, mm.Path, off)
 	}
-	if err := leaktext.PostProcess(io.Discard, rep, leaktext.Options{Leaks: true, Compress: true}); err != nil {
+	var out bytes.Buffer
+	if err := leaktext.PostProcess(&out, rep, leaktext.Options{Leaks: true, Compress: true}); err != nil {
 		log.Fatal(err)
 	}
+	printReport(out.String())
 	// Output:
 	// memory: 1 block(s), 64 bytes
 	// 1 call(s), 64 bytes, from /opt/demo/demo+0x208
+	// "version=2.0, arch=x86_64, timestamp=2026.11.21 17:10:18, process=./demo, pid=12953, filter=leaks|compress, backtrace depth=3, origin=sp-rtrace 1.8, "
+	// <1> : memory (memory allocation in bytes)
+	// : /opt/demo/demo => 0x401000-0x402000
+	// 1. malloc(64) = 0x8b612a0
+	// # allocation summary: 1 block(s) with total size 64
+	// 	0x401208
+	// 	0x401247 main() at demo.c:20
+	//
+	// # Resource - memory (memory allocation in bytes):
+	// # 1 block(s) leaked with total size of 64 bytes
 }

@@ -14,6 +14,7 @@ const (
 	badRecord                    // looks like the record but does not parse
 	badRange                     // parses, but a number is out of range
 	okRecord
+	wideRecord // parses, but a number is beyond the 32 bits the real reader keeps
 )
 
 // hexDigit maps a byte to its hex value, with 0x40 added for upper-case
@@ -127,7 +128,10 @@ func parseFrame(line []byte, f *Frame) parseResult {
 	return okRecord
 }
 
-// parseArg parses "\t$name = value".
+// parseArg parses "\t$name = value". The value is the rest of the line
+// and may be empty or hold spaces: the formatter prints it as it is. (The
+// real reader keeps its first word, and takes a line with an empty value
+// for a comment.)
 func parseArg(line []byte, a *Arg) parseResult {
 	if len(line) < 2 || line[0] != '\t' || line[1] != '$' {
 		return notRecord
@@ -137,12 +141,8 @@ func parseArg(line []byte, a *Arg) parseResult {
 	if k <= 0 || bytes.IndexAny(rest[:k], " \t") >= 0 {
 		return badRecord
 	}
-	val := rest[k+3:]
-	if len(bytes.TrimLeft(val, " \t")) == 0 {
-		return badRecord
-	}
 	a.Name = rest[:k]
-	a.Value = val
+	a.Value = rest[k+3:]
 	return okRecord
 }
 
@@ -166,6 +166,7 @@ func parseCall(line []byte, c *Call) parseResult {
 		return badRange
 	}
 	c.Index = int64(idx)
+	wide := idx > maxInt32
 
 	// optional context mask "@<hex> "
 	if len(rest) > 1 && rest[0] == '@' && isHex(rest[1]) {
@@ -190,6 +191,7 @@ func parseCall(line []byte, c *Call) parseResult {
 	if len(rest) > 0 && rest[0] == '[' {
 		if ms, n, cn, res := parseTime(rest); res == okRecord {
 			c.HasTime, c.Time = true, ms
+			wide = wide || ms > maxInt32
 			if !cn {
 				canon = false
 			}
@@ -255,6 +257,7 @@ func parseCall(line []byte, c *Call) parseResult {
 		if neg {
 			c.Size = -int64(v)
 		}
+		wide = wide || c.Size > maxInt32 || c.Size < -maxInt32-1
 		id, m, cn2, ov2 := scanHex(t[n+6:])
 		if m == 0 {
 			return badRecord
@@ -267,11 +270,18 @@ func parseCall(line []byte, c *Call) parseResult {
 			canon = false
 		}
 	}
-	if !canon {
+	if !canon || wide {
 		c.Verbatim = line
+	}
+	if wide {
+		return wideRecord
 	}
 	return okRecord
 }
+
+// maxInt32 is the largest index, size or timestamp the real reader reads
+// right: it keeps them in C ints.
+const maxInt32 = 1<<31 - 1
 
 // parseTime parses "[H:M:S.ms]" at the start of b (any digit counts, as
 // the C reader does) and returns milliseconds, the length through ']'
@@ -357,7 +367,10 @@ func parseContext(line []byte, c *Context) bool {
 	return true
 }
 
-// parseResource parses "<hex> : type (desc)[ [flags]]".
+// parseResource parses "<hex> : type (desc)[ [flags]]". The description
+// may hold ")" (the formatter prints it as it is): it runs to the last
+// ")" of the line, or to the ") [" that opens the flags when the line
+// ends in "]" (flags never hold brackets).
 func parseResource(line []byte, r *Resource) bool {
 	if len(line) < 1 || line[0] != '<' {
 		return false
@@ -377,39 +390,50 @@ func parseResource(line []byte, r *Resource) bool {
 	}
 	typ := rest[:sp]
 	rest = rest[sp+2:]
-	cp := bytes.IndexByte(rest, ')')
-	if cp <= 0 {
+	var flags []byte
+	if len(rest) > 0 && rest[len(rest)-1] == ']' {
+		o := bytes.LastIndex(rest, []byte(") ["))
+		if o < 0 {
+			return false
+		}
+		flags = rest[o+3 : len(rest)-1]
+		if !validFlags(flags) {
+			return false
+		}
+		rest = rest[:o+1]
+	}
+	// An empty description is no resource line for the real reader.
+	if len(rest) < 2 || rest[len(rest)-1] != ')' {
 		return false
 	}
-	desc := rest[:cp]
-	rest = rest[cp+1:]
-	var flags []byte
-	if len(rest) > 0 {
-		if len(rest) < 4 || rest[0] != ' ' || rest[1] != '[' || rest[len(rest)-1] != ']' {
-			return false
-		}
-		flags = rest[2 : len(rest)-1]
-		if len(flags) == 0 || bytes.IndexByte(flags, ']') >= 0 {
-			return false
-		}
-	}
-	r.ID, r.Type, r.Desc, r.Flags = uint32(id), typ, desc, flags
+	r.ID, r.Type, r.Desc, r.Flags = uint32(id), typ, rest[:len(rest)-1], flags
 	return true
 }
 
-// parseAttachment parses "& <name> : <path>".
+// validFlags reports whether b can stand between a resource line's
+// brackets.
+func validFlags(b []byte) bool {
+	return len(b) > 0 && bytes.IndexAny(b, "[]\n") < 0
+}
+
+// parseAttachment parses "& <name> : <path>". The path is the rest of
+// the line, spaces and all (the real reader keeps its first word); it
+// needs something besides blanks, as for the real reader.
 func parseAttachment(line []byte, a *Attachment) bool {
 	if len(line) < 2 || line[0] != '&' || line[1] != ' ' {
 		return false
 	}
 	rest := line[2:]
 	k := bytes.Index(rest, []byte(" : "))
-	if k < 0 || !word(rest[:k]) || !word(rest[k+3:]) {
+	if k < 0 || !word(rest[:k]) || blank(rest[k+3:]) {
 		return false
 	}
 	a.Name, a.Path = rest[:k], rest[k+3:]
 	return true
 }
+
+// blank reports whether b holds nothing but spaces and tabs.
+func blank(b []byte) bool { return len(bytes.TrimLeft(b, " \t")) == 0 }
 
 // parseHeader parses the "key=value, " pairs of the first line.
 func parseHeader(line []byte) Header {
@@ -446,6 +470,13 @@ func parseHeader(line []byte) Header {
 			canon = false
 		}
 		h.Fields = append(h.Fields, Field{Key: string(key), Value: string(val)})
+	}
+	// An empty value stops the real reader's header parse: such a header
+	// can only be written back as it was read.
+	for i := 0; i+1 < len(h.Fields); i++ {
+		if h.Fields[i].Value == "" {
+			canon = false
+		}
 	}
 	if !canon {
 		h.Verbatim = append([]byte{}, line...)

@@ -3,6 +3,7 @@ package leaktext
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"iter"
 )
@@ -11,9 +12,13 @@ import (
 // is 0: 1 MiB. Resolved C++ frames of several hundred bytes are normal.
 const DefaultMaxLineLen = 1 << 20
 
-// DefaultMaxFrames is the most argument plus frame lines one call or
-// trace record may have when MaxFrames is 0.
+// DefaultMaxFrames is the most frames one backtrace may have when
+// MaxFrames is 0.
 const DefaultMaxFrames = 1 << 16
+
+// MaxArgs is the most argument lines one call may have (sp-rtrace's
+// modules write at most three).
+const MaxArgs = 1 << 12
 
 const minRead = 64 << 10
 
@@ -22,23 +27,26 @@ const binaryHandshake = 0xf0
 
 // Reader reads the records of a report one at a time.
 //
-// The zero Reader is not ready: use NewReader, or Reset on a Reader.
+// A zero Reader is usable after Reset; before that every method returns
+// ErrNotOpen. Set the fields before the first Read.
 type Reader struct {
 	// MaxLineLen is the longest line accepted, without its line ending;
-	// 0 means DefaultMaxLineLen. Longer lines are an ErrLineTooLong.
+	// 0 means DefaultMaxLineLen. A longer line is an ErrTooLarge.
 	MaxLineLen int
-	// MaxFrames bounds the argument and frame lines of one record;
-	// 0 means DefaultMaxFrames.
+	// MaxFrames is the most frames one backtrace may have; 0 means
+	// DefaultMaxFrames. More is an ErrTooLarge.
 	MaxFrames int
-	// Strict makes lines that look like a call, an argument or a frame
-	// but do not parse (ErrSyntax, ErrRange), and argument or frame lines
-	// with no call before them (ErrOrphan), errors. Without it such lines
-	// are comments (or an orphan KindTrace), as for the real reader.
+	// Strict also refuses what sp-rtrace's formatter never writes: lines
+	// that look like a call, an argument or a frame but do not parse
+	// (ErrSyntax, ErrOverflow), argument or frame lines with no call
+	// before them (ErrOrphan), and backtraces deeper than the header's
+	// "backtrace depth" (ErrDepth). Without it such lines are comments
+	// (or an orphan KindTrace, or kept), as for the real reader.
 	Strict bool
 
-	// Header is the first line of the report, read by NewReader or Reset.
-	Header Header
-
+	hdr      Header
+	depth    int // the header's backtrace depth, -1 when it sets none
+	rec      Record
 	r        io.Reader
 	buf      []byte
 	pos      int   // start of unread data
@@ -65,17 +73,24 @@ func NewReader(r io.Reader) (*Reader, error) {
 }
 
 // Reset makes rd read a new report from r, keeping its buffers and
-// settings, and reads the header line.
+// settings, and reads the header line. A nil r leaves rd not open
+// (ErrNotOpen).
 func (rd *Reader) Reset(r io.Reader) error {
 	rd.r = r
-	if rd.buf == nil {
-		rd.buf = make([]byte, minRead)
-	}
 	rd.pos, rd.end, rd.line = 0, 0, 0
 	rd.ends, rd.e0, rd.consumed, rd.stopped = rd.ends[:0], 0, 0, false
 	rd.rdErr, rd.err = nil, nil
 	rd.open = false
-	rd.Header = Header{}
+	rd.hdr = Header{}
+	rd.depth = -1
+	rd.rec = Record{}
+	if r == nil {
+		rd.err = ErrNotOpen
+		return ErrNotOpen
+	}
+	if rd.buf == nil {
+		rd.buf = make([]byte, minRead)
+	}
 	n, err := rd.lineAt(0)
 	if err != nil {
 		if err == io.EOF {
@@ -88,17 +103,22 @@ func (rd *Reader) Reset(r io.Reader) error {
 		return rd.fail(1, ErrBinary)
 	}
 	line := raw
+	crlf := false
 	if len(line) > 0 && line[len(line)-1] == '\r' {
-		rd.Header.CRLF = true
+		crlf = true
 		line = line[:len(line)-1]
 	}
-	crlf := rd.Header.CRLF
-	rd.Header = parseHeader(line)
-	rd.Header.CRLF = crlf
+	rd.hdr = parseHeader(line)
+	rd.hdr.CRLF = crlf
+	rd.depth = rd.hdr.depth()
 	rd.pos += n + 1
 	rd.line = 1
 	return nil
 }
+
+// Header returns the report's header line, read by NewReader or Reset.
+// It is the caller's: the Reader does not change it.
+func (rd *Reader) Header() Header { return rd.hdr }
 
 func (rd *Reader) fail(line int, err error) error {
 	var se *SyntaxError
@@ -160,13 +180,13 @@ func (rd *Reader) lineAt(off int) (int, error) {
 		if i := bytes.IndexByte(rd.buf[start+scanned:rd.end], '\n'); i >= 0 {
 			n := scanned + i
 			if n > max+1 || (n == max+1 && rd.buf[start+n-1] != '\r') {
-				return 0, ErrLineTooLong
+				return 0, rd.lineTooLong()
 			}
 			return n, nil
 		}
 		scanned = rd.end - start
 		if scanned > max+1 {
-			return 0, ErrLineTooLong
+			return 0, rd.lineTooLong()
 		}
 		if !rd.fill() {
 			start = rd.pos + off
@@ -181,9 +201,13 @@ func (rd *Reader) lineAt(off int) (int, error) {
 	}
 }
 
+func (rd *Reader) lineTooLong() error {
+	return fmt.Errorf("%w: a line longer than MaxLineLen (%d bytes)", ErrTooLarge, rd.maxLine())
+}
+
 // content strips a line's "\r" in a CRLF report.
 func (rd *Reader) content(b []byte, lineNo int) ([]byte, error) {
-	if !rd.Header.CRLF {
+	if !rd.hdr.CRLF {
 		return b, nil
 	}
 	if len(b) == 0 || b[len(b)-1] != '\r' {
@@ -200,15 +224,16 @@ func (rd *Reader) maxFrames() int {
 }
 
 // Read returns the next record. At the end of the report it returns
-// io.EOF. Slices in the record are valid until the next call to Read.
+// io.EOF. The record belongs to the Reader: it and every slice in it are
+// valid until the next call to Read or Reset (Record.Clone keeps one).
 // A last line without its line ending is a cut report: a *SyntaxError
 // wrapping io.ErrUnexpectedEOF. Errors are sticky.
-func (rd *Reader) Read() (Record, error) {
+func (rd *Reader) Read() (*Record, error) {
 	if rd.err != nil {
-		return Record{}, rd.err
+		return nil, rd.err
 	}
 	if rd.r == nil {
-		return Record{}, rd.fail(0, errors.New("leaktext: Reader not initialised with NewReader or Reset"))
+		return nil, ErrNotOpen
 	}
 	first := rd.line + 1
 	if rd.e0 == len(rd.ends) {
@@ -217,9 +242,9 @@ func (rd *Reader) Read() (Record, error) {
 		if err != nil {
 			if err == io.EOF {
 				rd.err = io.EOF
-				return Record{}, io.EOF
+				return nil, io.EOF
 			}
-			return Record{}, rd.fail(first, err)
+			return nil, rd.fail(first, err)
 		}
 		rd.ends = append(rd.ends, n)
 	}
@@ -227,9 +252,10 @@ func (rd *Reader) Read() (Record, error) {
 	// Find the continuation lines (starting with a tab) that may belong to
 	// this record, before slicing anything: the buffer may still move.
 	// Line ends found once are kept, so each line is scanned once however
-	// the lines then split into records.
+	// the lines then split into records. One line more than the limits
+	// allow is enough to tell that a record breaks them.
 	if n > 0 && !rd.stopped && (rd.buf[rd.pos] == '\t' || rd.buf[rd.pos]-'0' < 10) {
-		for len(rd.ends)-rd.e0 <= rd.maxFrames()+1 {
+		for len(rd.ends)-rd.e0 <= rd.maxFrames()+MaxArgs+1 {
 			off := rd.ends[len(rd.ends)-1] + 1 - rd.consumed
 			m, err := rd.lineAt(off)
 			if err != nil || m == 0 || rd.buf[rd.pos+off] != '\t' {
@@ -241,12 +267,13 @@ func (rd *Reader) Read() (Record, error) {
 	}
 	line, err := rd.content(rd.buf[rd.pos:rd.pos+n], first)
 	if err != nil {
-		return Record{}, rd.fail(first, err)
+		return nil, rd.fail(first, err)
 	}
-	var rec Record
-	used, err := rd.parse(&rec, line, first)
+	rec := &rd.rec
+	*rec = Record{}
+	used, err := rd.parse(rec, line, first)
 	if err != nil {
-		return Record{}, rd.fail(first, err)
+		return nil, rd.fail(first, err)
 	}
 	if used == 0 {
 		used = 1
@@ -298,7 +325,14 @@ func (rd *Reader) parse(rec *Record, line []byte, lineNo int) (int, error) {
 		}
 	case line[0]-'0' < 10:
 		c := &rec.Call
-		switch res := parseCall(line, c); res {
+		res := parseCall(line, c)
+		if res == wideRecord {
+			if rd.Strict {
+				return 0, ErrOverflow
+			}
+			res = okRecord
+		}
+		switch res {
 		case okRecord:
 			rec.Kind = KindCall
 			rd.open = true
@@ -313,6 +347,7 @@ func (rd *Reader) parse(rec *Record, line []byte, lineNo int) (int, error) {
 			if err := rd.strictErr(res); err != nil {
 				return 0, err
 			}
+			*c = Call{}
 		}
 	case line[0] == ':' && parseMap(line, &rec.Map):
 		return rd.single(rec, KindMemoryMap)
@@ -346,7 +381,7 @@ func (rd *Reader) strictErr(res parseResult) error {
 	}
 	switch res {
 	case badRange:
-		return ErrRange
+		return ErrOverflow
 	case badRecord:
 		return ErrSyntax
 	}
@@ -369,12 +404,12 @@ func (rd *Reader) tail(i int, line []byte, lineNo int) (int, error) {
 				return 0, err
 			}
 		}
-		if len(rd.args)+len(rd.frames) >= rd.maxFrames() {
-			return 0, &SyntaxError{Line: lineNo + i, Err: ErrTooManyLines}
-		}
 		var f Frame
 		switch res := parseFrame(line, &f); res {
 		case okRecord:
+			if err := rd.checkDepth(); err != nil {
+				return 0, &SyntaxError{Line: lineNo + i, Err: err}
+			}
 			rd.frames = append(rd.frames, f)
 			framesSeen = true
 			i++
@@ -391,6 +426,9 @@ func (rd *Reader) tail(i int, line []byte, lineNo int) (int, error) {
 			if framesSeen {
 				return i, nil // arguments after frames start a trace record
 			}
+			if len(rd.args) >= MaxArgs {
+				return 0, &SyntaxError{Line: lineNo + i, Err: fmt.Errorf("%w: more than MaxArgs (%d) arguments in one call", ErrTooLarge, MaxArgs)}
+			}
 			rd.args = append(rd.args, a)
 			i++
 			continue
@@ -403,10 +441,24 @@ func (rd *Reader) tail(i int, line []byte, lineNo int) (int, error) {
 	}
 }
 
-// All returns an iterator over the remaining records; it stops after the
-// first error, which it yields.
-func (rd *Reader) All() iter.Seq2[Record, error] {
-	return func(yield func(Record, error) bool) {
+// checkDepth is the error, if any, of one frame more in the backtrace
+// being read.
+func (rd *Reader) checkDepth() error {
+	n := len(rd.frames)
+	if n >= rd.maxFrames() {
+		return fmt.Errorf("%w: more than MaxFrames (%d) frames in one backtrace", ErrTooLarge, rd.maxFrames())
+	}
+	if rd.Strict && rd.depth >= 0 && n >= rd.depth {
+		return ErrDepth
+	}
+	return nil
+}
+
+// All returns an iterator over the remaining records, as Read returns
+// them (each valid until the iteration goes on); it stops after the
+// first error, which it yields, and at io.EOF, which it does not.
+func (rd *Reader) All() iter.Seq2[*Record, error] {
+	return func(yield func(*Record, error) bool) {
 		for {
 			rec, err := rd.Read()
 			if err == io.EOF {

@@ -22,39 +22,47 @@ func fixtures(t testing.TB) []string {
 	return names
 }
 
-func readAll(t testing.TB, data []byte, strict bool) (Header, []Record) {
+func readAll(t testing.TB, data []byte, strict bool) (Header, []*Record) {
 	t.Helper()
 	rd, err := NewReader(bytes.NewReader(data))
 	if err != nil {
 		t.Fatal(err)
 	}
 	rd.Strict = strict
-	var recs []Record
+	var recs []*Record
 	for rec, err := range rd.All() {
 		if err != nil {
 			t.Fatal(err)
 		}
 		recs = append(recs, rec.Clone())
 	}
-	return rd.Header, recs
+	return rd.Header(), recs
 }
 
-func writeAll(t testing.TB, h Header, recs []Record) []byte {
+func writeAll(t testing.TB, h Header, recs []*Record) []byte {
 	t.Helper()
-	var out bytes.Buffer
-	w, err := NewWriter(&out, h)
+	b, err := writeRecords(h, recs)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return b
+}
+
+func writeRecords(h Header, recs []*Record) ([]byte, error) {
+	var out bytes.Buffer
+	w, err := NewWriter(&out, h)
+	if err != nil {
+		return nil, err
+	}
 	for _, r := range recs {
 		if err := w.Write(r); err != nil {
-			t.Fatal(err)
+			return nil, err
 		}
 	}
-	if err := w.Flush(); err != nil {
-		t.Fatal(err)
+	if err := w.Close(); err != nil {
+		return nil, err
 	}
-	return out.Bytes()
+	return out.Bytes(), nil
 }
 
 // TestRoundTrip checks Write(Read(x)) == x on every real report, in
@@ -196,15 +204,19 @@ func TestStrict(t *testing.T) {
 		err  error
 	}{
 		{"\t$orphan = 1\n", 2, ErrOrphan},
-		{"99999999999999999999. malloc(1) = 0x1\n", 2, ErrRange},
-		{"1. @100000000 malloc(1) = 0x1\n", 2, ErrRange},
-		{"1. malloc(1) = 0x1\n\t0x11111111111111111111\n", 3, ErrRange},
+		{"99999999999999999999. malloc(1) = 0x1\n", 2, ErrOverflow},
+		{"1. @100000000 malloc(1) = 0x1\n", 2, ErrOverflow},
+		{"1. malloc(1) = 0x1\n\t0x11111111111111111111\n", 3, ErrOverflow},
 		{"1. malloc(1) = \n", 2, ErrSyntax},
 		{"1. malloc(1) = 0x1\n\t0xz\n", 3, ErrSyntax},
-		{"1. malloc(1) = 0x1\n\t$x =  \n", 3, ErrSyntax},
+		{"1. malloc(1) = 0x1\n\t$x =\n", 3, ErrSyntax},
+		{"4294967296. malloc(1) = 0x1\n", 2, ErrOverflow},
+		{"1. malloc(2147483648) = 0x1\n", 2, ErrOverflow},
+		{"1. [596:31:23.648] malloc(1) = 0x1\n", 2, ErrOverflow},
+		{"1. malloc(1) = 0x1\n\t0x1\n\t0x2\n\t0x3\n\t0x4\n", 6, ErrDepth},
 		{"1. malloc(1) = 0x1\n\t0x1\n\n\t0x2\n", 5, ErrOrphan},
 	} {
-		rd, err := NewReader(strings.NewReader("version=2.0, \n" + tc.in))
+		rd, err := NewReader(strings.NewReader("version=2.0, backtrace depth=3, \n" + tc.in))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -235,7 +247,7 @@ func TestLineLimit(t *testing.T) {
 	}
 	_, err = rd.Read()
 	var se *SyntaxError
-	if !errors.As(err, &se) || se.Line != 3 || !errors.Is(err, ErrLineTooLong) {
+	if !errors.As(err, &se) || se.Line != 3 || !errors.Is(err, ErrTooLarge) {
 		t.Errorf("got %v", err)
 	}
 	// the default takes a 700-byte C++ frame and a 1 MiB comment
@@ -317,7 +329,7 @@ func TestManyTabLines(t *testing.T) {
 	rd, _ := NewReader(strings.NewReader("version=2.0, \n1. malloc(1) = 0x1\n" + strings.Repeat("\t0x1\n", 100)))
 	rd.MaxFrames = 10
 	_, err := rd.Read()
-	if !errors.Is(err, ErrTooManyLines) {
+	if !errors.Is(err, ErrTooLarge) {
 		t.Errorf("MaxFrames: %v", err)
 	}
 }

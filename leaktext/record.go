@@ -37,9 +37,9 @@ func (k Kind) String() string {
 }
 
 // Record is one record of a report. Which fields are used depends on
-// Kind. Byte slices in a Record returned by Reader.Read point into the
-// Reader's buffers and are valid until the next call to Read; use Clone
-// to keep a record.
+// Kind. A Record returned by Reader.Read, and every slice in it, belongs
+// to the Reader and is valid until the next call to Read or Reset; use
+// Clone to keep one.
 type Record struct {
 	Kind Kind
 	// Line is the 1-based line number of the record's first line.
@@ -94,7 +94,9 @@ type Attachment struct {
 // Call is an allocation ("5. malloc(64) = 0x1000") or a free
 // ("6. free(0x1000)") with the lines that follow it directly.
 type Call struct {
-	// Index is the event counter (1-based, over all resource types).
+	// Index is the event counter (1-based, over all resource types). The
+	// real tools keep a call's number through filtering, so gaps are
+	// normal; the real reader holds it in 32 bits.
 	Index int64
 	// Context is the mask of contexts active at the call; 0 when none.
 	Context uint32
@@ -119,13 +121,15 @@ type Call struct {
 	Frames []Frame
 	// Verbatim is the call line as read when it is not in the exact form
 	// the Writer produces from the fields (the real reader's leniency:
-	// "[1:2:3.5]", upper-case or zero-padded hex, trailing text). The
-	// Writer writes Verbatim when it is set; clear it after changing fields.
+	// "[1:2:3.5]", upper-case or zero-padded hex, trailing text; numbers
+	// beyond the 32 bits the real reader keeps). The Writer writes
+	// Verbatim when it is set; clear it after changing fields.
 	Verbatim []byte
 }
 
-// Arg is a "\t$name = value" line. Value is the rest of the line (the C
-// reader keeps only its first word).
+// Arg is a "\t$name = value" line. Value is the rest of the line, spaces
+// and all, and may be empty (the file module writes "$path = " for an
+// unnamed socket).
 type Arg struct {
 	Name, Value []byte
 }
@@ -143,14 +147,17 @@ type Frame struct {
 
 // Temporary reports whether a comment is temporary ("# " prefix): the
 // real post-processor drops such lines when it reads a report.
-func (r Record) Temporary() bool {
-	return r.Kind == KindComment && len(r.Text) >= 2 && r.Text[0] == '#' && r.Text[1] == ' '
+func (r *Record) Temporary() bool {
+	return r != nil && r.Kind == KindComment && len(r.Text) >= 2 && r.Text[0] == '#' && r.Text[1] == ' '
 }
 
-// Clone returns a deep copy of r that does not share memory with the
-// Reader.
-func (r Record) Clone() Record {
-	c := r
+// Clone returns a deep copy of r that shares no memory with the Reader.
+func (r *Record) Clone() *Record {
+	if r == nil {
+		return nil
+	}
+	c := new(Record)
+	*c = *r
 	c.Map.Path = clone(r.Map.Path)
 	c.Context.Name = clone(r.Context.Name)
 	c.Resource.Type = clone(r.Resource.Type)
@@ -192,6 +199,11 @@ func clone(b []byte) []byte {
 }
 
 // Header is the first line of a report: "key=value, " pairs.
+//
+// The real reader stops reading the header at an empty value (the
+// formatter writes "process=, " for a process without a name), losing the
+// pid and every field after it; the Reader reads them all, and the Writer
+// refuses an empty value that is not the last one.
 type Header struct {
 	// Fields are the pairs in the order read.
 	Fields []Field
@@ -199,7 +211,9 @@ type Header struct {
 	// report then must, and the Writer ends lines so.
 	CRLF bool
 	// Verbatim is the header line as read when it is not in the form
-	// "k=v, k=v, " the Writer produces from Fields.
+	// "k=v, k=v, " the Writer produces from Fields, or when it has an
+	// empty value before other fields. The Writer writes it when set;
+	// clear it after changing Fields.
 	Verbatim []byte
 }
 
@@ -229,4 +243,18 @@ func (h Header) Get(key string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// depth returns the header's backtrace depth as the real reader takes it
+// (C's atoi), or -1 when the header sets none or a negative one.
+func (h Header) depth() int {
+	v, ok := h.Get(KeyBacktraceDepth)
+	if !ok {
+		return -1
+	}
+	d := atoi(v)
+	if d < 0 {
+		return -1
+	}
+	return d
 }

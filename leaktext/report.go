@@ -78,8 +78,8 @@ func ReadReport(r io.Reader) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	rep := &Report{Header: rd.Header, traces: map[string]*Trace{}}
-	rep.Header.Verbatim = clone(rd.Header.Verbatim)
+	rep := &Report{Header: rd.Header(), traces: map[string]*Trace{}}
+	rep.Header.Verbatim = clone(rep.Header.Verbatim)
 	var pending []*Event
 	var frames []Frame
 	var lastIndex int64

@@ -2,37 +2,84 @@ package leaktext
 
 import (
 	"bytes"
-	"fmt"
 	"io"
 	"strconv"
+	"strings"
 )
 
-// Writer writes a report: the header line, then records.
+// Writer writes a report: the header line, then records, each as lines
+// that read back as the same record. It refuses (ErrInvalid) a record
+// whose lines would read back differently, or that the real reader would
+// misread: a number beyond the 32 bits it keeps, a backtrace deeper than
+// the header's "backtrace depth", frames that would join the call before
+// them.
+//
+// A zero Writer is usable after Reset; before that every method returns
+// ErrNotOpen.
 type Writer struct {
-	w    io.Writer
-	buf  []byte
-	crlf bool
-	err  error
+	w      io.Writer
+	buf    []byte
+	crlf   bool
+	depth  int  // the header's backtrace depth, -1 for none
+	last   Kind // the kind of the last record written
+	tail   byte // what the last call or trace ended with: 0, 'a' (an argument) or 'f' (a frame)
+	err    error
+	closed bool
 }
 
-// NewWriter writes h as the first line of a report to w.
+// NewWriter returns a Writer that has written h as the first line of a
+// report to w.
 func NewWriter(w io.Writer, h Header) (*Writer, error) {
-	wr := &Writer{w: w, crlf: h.CRLF, buf: make([]byte, 0, 64<<10)}
-	if h.Verbatim != nil {
-		wr.buf = append(wr.buf, h.Verbatim...)
-	} else {
-		for _, f := range h.Fields {
-			if f.Key == "" || bytes.IndexByte([]byte(f.Key), '=') >= 0 || bytes.IndexAny([]byte(f.Key+f.Value), ",\n") >= 0 {
-				return nil, fmt.Errorf("leaktext: header field %q=%q: %w", f.Key, f.Value, ErrWriter)
-			}
-			wr.buf = append(wr.buf, f.Key...)
-			wr.buf = append(wr.buf, '=')
-			wr.buf = append(wr.buf, f.Value...)
-			wr.buf = append(wr.buf, ", "...)
-		}
+	wr := new(Writer)
+	if err := wr.Reset(w, h); err != nil {
+		return nil, err
 	}
-	wr.eol()
 	return wr, nil
+}
+
+// Reset makes w write a new report to dst, starting with the header h,
+// and keeps its buffer. Unwritten data of the previous report is
+// dropped. A nil dst leaves w not open (ErrNotOpen).
+func (w *Writer) Reset(dst io.Writer, h Header) error {
+	*w = Writer{w: dst, buf: w.buf[:0], crlf: h.CRLF, depth: h.depth()}
+	if dst == nil {
+		return ErrNotOpen
+	}
+	if w.buf == nil {
+		w.buf = make([]byte, 0, 64<<10)
+	}
+	if err := w.header(h); err != nil {
+		w.err = err
+		return err
+	}
+	return nil
+}
+
+func (w *Writer) header(h Header) error {
+	if h.Verbatim != nil {
+		v := h.Verbatim
+		if hasNL(v) || (!h.CRLF && len(v) > 0 && v[len(v)-1] == '\r') || (len(v) > 0 && v[0] == binaryHandshake) {
+			return invalid("header line %q", v)
+		}
+		w.buf = append(w.buf, v...)
+		w.eol()
+		return nil
+	}
+	for i, f := range h.Fields {
+		k, v := f.Key, f.Value
+		if k == "" || k[0] == ' ' || k[0] == binaryHandshake || strings.ContainsAny(k, "=,\n") || strings.ContainsAny(v, ",\n") {
+			return invalid("header field %q=%q", k, v)
+		}
+		if v == "" && i+1 < len(h.Fields) {
+			return invalid("header field %q has an empty value: the real reader would stop there and lose the fields after it", k)
+		}
+		w.buf = append(w.buf, k...)
+		w.buf = append(w.buf, '=')
+		w.buf = append(w.buf, v...)
+		w.buf = append(w.buf, ", "...)
+	}
+	w.eol()
+	return nil
 }
 
 func (w *Writer) eol() {
@@ -43,9 +90,20 @@ func (w *Writer) eol() {
 }
 
 // Write writes one record. Records of kind KindCall and KindTrace write
-// their argument lines, then their frame lines. Errors are sticky.
-func (w *Writer) Write(r Record) error {
+// their argument lines, then their frame lines. Errors, refusals too, are
+// sticky.
+func (w *Writer) Write(r *Record) error {
+	if w.w == nil {
+		return ErrNotOpen
+	}
+	if w.closed {
+		return ErrClosed
+	}
 	if w.err != nil {
+		return w.err
+	}
+	if r == nil {
+		w.err = invalid("nil record")
 		return w.err
 	}
 	mark := len(w.buf)
@@ -54,70 +112,73 @@ func (w *Writer) Write(r Record) error {
 		w.err = err
 		return err
 	}
+	w.last = r.Kind
 	if len(w.buf) >= 64<<10 {
 		return w.Flush()
 	}
 	return nil
 }
 
-func bad(what string, b []byte) error {
-	return fmt.Errorf("leaktext: %s %q: %w", what, b, ErrWriter)
-}
-
 func hasNL(b []byte) bool { return bytes.IndexByte(b, '\n') >= 0 }
 
-func (w *Writer) append(r Record) error {
+func (w *Writer) append(r *Record) error {
 	b := w.buf
 	switch r.Kind {
 	case KindBlank:
 	case KindComment:
-		if hasNL(r.Text) {
-			return bad("comment", r.Text)
+		if !readsAsComment(r.Text) {
+			return invalid("comment %q would read back as another record", r.Text)
 		}
 		b = append(b, r.Text...)
 	case KindMemoryMap:
 		if !word(r.Map.Path) {
-			return bad("memory map path", r.Map.Path)
+			return invalid("memory map path %q: the real reader takes one word", r.Map.Path)
 		}
 		b = AppendMemoryMap(b, r.Map)
 	case KindContext:
 		if len(r.Context.Name) == 0 || hasNL(r.Context.Name) {
-			return bad("context name", r.Context.Name)
+			return invalid("context name %q", r.Context.Name)
 		}
 		b = AppendContext(b, r.Context)
 	case KindResource:
-		if !word(r.Resource.Type) || len(r.Resource.Desc) == 0 || bytes.IndexAny(r.Resource.Desc, ")\n") >= 0 || (r.Resource.Flags != nil && (len(r.Resource.Flags) == 0 || bytes.IndexAny(r.Resource.Flags, "]\n") >= 0)) {
-			return bad("resource", r.Resource.Type)
+		res := r.Resource
+		if !word(res.Type) || len(res.Desc) == 0 || hasNL(res.Desc) || (res.Flags != nil && !validFlags(res.Flags)) {
+			return invalid("resource %q (%q) [%q]", res.Type, res.Desc, res.Flags)
 		}
-		b = AppendResource(b, r.Resource)
+		b = AppendResource(b, res)
 	case KindAttachment:
-		if !word(r.Attachment.Name) || !word(r.Attachment.Path) {
-			return bad("attachment", r.Attachment.Name)
+		a := r.Attachment
+		if !word(a.Name) || blank(a.Path) || hasNL(a.Path) {
+			return invalid("attachment %q : %q", a.Name, a.Path)
 		}
-		b = appendAttachment(b, r.Attachment)
+		b = appendAttachment(b, a)
 	case KindCall, KindTrace:
+		c := &r.Call
+		if w.depth >= 0 && len(c.Frames) > w.depth {
+			return invalid("%d frames, more than the header's backtrace depth %d", len(c.Frames), w.depth)
+		}
 		if r.Kind == KindCall {
-			c := r.Call
+			if err := checkCall(c); err != nil {
+				return err
+			}
 			if c.Verbatim != nil {
-				if hasNL(c.Verbatim) {
-					return bad("call line", c.Verbatim)
-				}
 				b = append(b, c.Verbatim...)
 			} else {
-				if c.Index < 0 || c.Time < 0 || hasNL(c.Func) || hasNL(c.Type) || bytes.IndexAny(c.Type, "<>") >= 0 ||
-					(c.Type != nil && len(c.Type) == 0) || (c.Type == nil && bytes.HasSuffix(c.Func, []byte(">"))) ||
-					(!c.HasTime && c.Context == 0 && len(c.Func) > 1 && c.Func[0] == '@' && isHex(c.Func[1])) ||
-					(!c.HasTime && len(c.Func) > 0 && c.Func[0] == '[' && timeLike(c.Func)) {
-					return bad("call", c.Func)
-				}
-				b = AppendCall(b, c)
+				b = AppendCall(b, *c)
 			}
-		} else if len(r.Call.Args)+len(r.Call.Frames) == 0 {
-			return bad("trace without lines", nil)
+		} else {
+			if len(c.Args)+len(c.Frames) == 0 {
+				return invalid("trace without lines")
+			}
+			// Lines right after a call's or trace's own would join it,
+			// unless arguments follow frames.
+			if (w.last == KindCall || w.last == KindTrace) && (w.tail != 'f' || len(c.Args) == 0) {
+				return invalid("a trace right after a %v would read back as part of it", w.last)
+			}
 		}
-		for i, a := range r.Call.Args {
-			if !word(a.Name) || hasNL(a.Value) || len(bytes.TrimLeft(a.Value, " \t")) == 0 {
-				return bad("argument", a.Name)
+		for i, a := range c.Args {
+			if !word(a.Name) || hasNL(a.Value) {
+				return invalid("argument %q = %q", a.Name, a.Value)
 			}
 			if r.Kind == KindCall || i > 0 {
 				w.buf = b
@@ -126,27 +187,95 @@ func (w *Writer) append(r Record) error {
 			}
 			b = AppendArg(b, a)
 		}
-		for i, f := range r.Call.Frames {
+		for i, f := range c.Frames {
 			if hasNL(f.Verbatim) || hasNL(f.Resolved) || (f.Resolved != nil && (len(f.Resolved) == 0 || f.Resolved[0] == ' ' || f.Resolved[0] == '\t')) {
-				return bad("frame", f.Resolved)
+				return invalid("frame %#x %q", f.Addr, f.Resolved)
 			}
-			if r.Kind == KindCall || i > 0 || len(r.Call.Args) > 0 {
+			if r.Kind == KindCall || i > 0 || len(c.Args) > 0 {
 				w.buf = b
 				w.eol()
 				b = w.buf
 			}
 			b = AppendFrame(b, f)
 		}
+		w.tail = 0
+		switch {
+		case len(c.Frames) > 0:
+			w.tail = 'f'
+		case len(c.Args) > 0:
+			w.tail = 'a'
+		}
 	default:
-		return fmt.Errorf("leaktext: record kind %d: %w", r.Kind, ErrWriter)
+		return invalid("record kind %d", r.Kind)
 	}
 	w.buf = b
 	w.eol()
 	return nil
 }
 
+// checkCall checks that a call line reads back as the same call, and that
+// the real reader, which keeps the index, size and time in C ints, reads
+// it right.
+func checkCall(c *Call) error {
+	if c.Verbatim != nil {
+		if hasNL(c.Verbatim) {
+			return invalid("call line %q", c.Verbatim)
+		}
+		return nil
+	}
+	switch {
+	case c.Index < 0 || c.Index > maxInt32:
+		return invalid("call index %d: the real reader keeps 32 bits", c.Index)
+	case !c.Free && (c.Size > maxInt32 || c.Size < -maxInt32-1):
+		return invalid("call size %d: the real reader keeps 32 bits", c.Size)
+	case c.HasTime && (c.Time < 0 || c.Time > maxInt32):
+		return invalid("call time %d ms: the real reader keeps 32 bits", c.Time)
+	}
+	if hasNL(c.Func) || hasNL(c.Type) || bytes.IndexAny(c.Type, "<>") >= 0 ||
+		(c.Type != nil && len(c.Type) == 0) || (c.Type == nil && bytes.HasSuffix(c.Func, []byte(">"))) ||
+		(!c.HasTime && c.Context == 0 && len(c.Func) > 1 && c.Func[0] == '@' && isHex(c.Func[1])) ||
+		(!c.HasTime && len(c.Func) > 0 && c.Func[0] == '[' && timeLike(c.Func)) {
+		return invalid("call %q", c.Func)
+	}
+	return nil
+}
+
+// readsAsComment reports whether a line reads back as a comment whatever
+// comes before it.
+func readsAsComment(t []byte) bool {
+	if len(t) == 0 || hasNL(t) {
+		return false
+	}
+	var rec Record
+	var f Frame
+	var a Arg
+	switch t[0] {
+	case '\t':
+		return parseFrame(t, &f) != okRecord && parseArg(t, &a) != okRecord
+	case ':':
+		return !parseMap(t, &rec.Map)
+	case '@':
+		return !parseContext(t, &rec.Context)
+	case '<':
+		return !parseResource(t, &rec.Resource)
+	case '&':
+		return !parseAttachment(t, &rec.Attachment)
+	}
+	if t[0]-'0' < 10 {
+		res := parseCall(t, &rec.Call)
+		return res != okRecord && res != wideRecord
+	}
+	return true
+}
+
 // Flush writes buffered data to the underlying writer.
 func (w *Writer) Flush() error {
+	if w.w == nil {
+		return ErrNotOpen
+	}
+	if w.closed {
+		return ErrClosed
+	}
 	if len(w.buf) > 0 && w.err == nil {
 		_, err := w.w.Write(w.buf)
 		w.buf = w.buf[:0]
@@ -155,6 +284,20 @@ func (w *Writer) Flush() error {
 		}
 	}
 	return w.err
+}
+
+// Close flushes the report. It does not close the underlying writer; a
+// Write after Close is ErrClosed.
+func (w *Writer) Close() error {
+	if w.w == nil {
+		return ErrNotOpen
+	}
+	if w.closed {
+		return w.err
+	}
+	err := w.Flush()
+	w.closed = true
+	return err
 }
 
 func appendHex(b []byte, v uint64) []byte {
