@@ -1,0 +1,157 @@
+package zstd
+
+import (
+	"encoding/binary"
+	"fmt"
+)
+
+// execute decodes nseq sequences from the backward bit stream src and
+// executes them into hist from hlen, with the literals lits (wide is lits
+// with readable slack after them). It returns the new output length.
+//
+// Decoding and executing happen in one loop; the bit reader's fields live
+// in locals so that they stay in registers.
+func (z *Reader) execute(src []byte, nseq int, lits, wide []byte) (int, error) {
+	var br backReader
+	if err := br.init(src); err != nil {
+		return 0, err
+	}
+	in, pos, c, n := br.in, br.pos, br.c, br.n
+	llT, ofT, mlT := &z.seq[kindLL].entries, &z.seq[kindOF].entries, &z.seq[kindML].entries
+
+	// get reads k bits (k <= 32); see backReader.get.
+	get := func(k uint8) uint64 {
+		v := c << (n & 63) >> 1 >> ((63 - k) & 63)
+		n += uint(k)
+		return v
+	}
+	llS := get(z.seq[kindLL].log)
+	ofS := get(z.seq[kindOF].log)
+	mlS := get(z.seq[kindML].log)
+
+	out := z.hist
+	op := z.hlen
+	oend := op + z.blockMax
+	window := z.window
+	rep1, rep2, rep3 := z.rep[0], z.rep[1], z.rep[2]
+	lp := 0
+	for i := nseq; i > 0; i-- {
+		if pos >= 8 {
+			pos -= int(n >> 3)
+			n &= 7
+			c = binary.LittleEndian.Uint64(in[pos:])
+		} else {
+			pos, n, c = reloadBits(in, pos, n, c)
+		}
+		lle, mle, ofe := llT[llS&511], mlT[mlS&511], ofT[ofS&511]
+		ofBits, mlBits, llBits := uint8(ofe>>32), uint8(mle>>32), uint8(lle>>32)
+		ov := uint64(uint32(ofe)) + get(ofBits)
+		ml := int(uint32(mle)) + int(get(mlBits))
+		if ofBits+mlBits+llBits >= 31 {
+			if pos >= 8 {
+				pos -= int(n >> 3)
+				n &= 7
+				c = binary.LittleEndian.Uint64(in[pos:])
+			} else {
+				pos, n, c = reloadBits(in, pos, n, c)
+			}
+		}
+		ll := int(uint32(lle)) + int(get(llBits))
+
+		// Offsets 1-3 name the repeat offsets (RFC 8878 3.1.2.5).
+		var off int
+		if ofBits > 1 {
+			off = int(ov - 3)
+			rep3, rep2, rep1 = rep2, rep1, off
+		} else {
+			idx := int(ov) - 1
+			if ll == 0 {
+				idx++
+			}
+			switch idx {
+			case 0:
+				off = rep1
+			case 1:
+				off = rep2
+				rep2, rep1 = rep1, off
+			case 2:
+				off = rep3
+				rep3, rep2, rep1 = rep2, rep1, off
+			default:
+				off = rep1 - 1
+				if off == 0 {
+					return 0, fmt.Errorf("%w: zero repeat offset", ErrCorrupt)
+				}
+				rep3, rep2, rep1 = rep2, rep1, off
+			}
+		}
+		if i > 1 {
+			// State updates: literal length, match length, offset.
+			llS = uint64(lle>>48) + get(uint8(lle>>40))
+			mlS = uint64(mle>>48) + get(uint8(mle>>40))
+			ofS = uint64(ofe>>48) + get(uint8(ofe>>40))
+		}
+
+		if ll > len(lits)-lp || op+ll+ml > oend {
+			return 0, fmt.Errorf("%w: sequence past the literals or the block", ErrCorrupt)
+		}
+		// Literals.
+		if ll <= 16 && lp+16 <= len(wide) {
+			*(*[16]byte)(out[op:]) = *(*[16]byte)(wide[lp:])
+		} else {
+			copy(out[op:op+ll], lits[lp:lp+ll])
+		}
+		op += ll
+		lp += ll
+
+		// Match.
+		if off > op || off > window {
+			return 0, fmt.Errorf("%w: match offset %d beyond the window", ErrCorrupt, off)
+		}
+		m := op - off
+		switch {
+		case off >= 16:
+			if ml <= 16 {
+				*(*[16]byte)(out[op:]) = *(*[16]byte)(out[m:])
+			} else if off >= ml {
+				copy(out[op:op+ml], out[m:m+ml])
+			} else {
+				for j := 0; j < ml; j += 16 {
+					*(*[16]byte)(out[op+j:]) = *(*[16]byte)(out[m+j:])
+				}
+			}
+		case off >= 8:
+			for j := 0; j < ml; j += 8 {
+				*(*[8]byte)(out[op+j:]) = *(*[8]byte)(out[m+j:])
+			}
+		default:
+			copyShort(out, op, m, ml, off)
+		}
+		op += ml
+	}
+	z.rep = [3]int{rep1, rep2, rep3}
+	pos, n, _ = reloadBits(in, pos, n, c)
+	if pos != 0 || n != 64 {
+		return 0, fmt.Errorf("%w: sequence bit stream not consumed exactly", ErrCorrupt)
+	}
+	rest := len(lits) - lp
+	if op+rest > oend {
+		return 0, fmt.Errorf("%w: literals past the block", ErrCorrupt)
+	}
+	op += copy(out[op:], lits[lp:])
+	return op, nil
+}
+
+// copyShort copies a match of ml bytes at distance off < 8: byte by byte
+// until the pattern repeats at a distance of at least 8, then 8 bytes at a
+// time from that distance.
+func copyShort(out []byte, op, m, ml, off int) {
+	d := off * ((8 + off - 1) / off)
+	j := 0
+	for ; j < ml && j < d; j++ {
+		out[op+j] = out[m+j]
+	}
+	for ; j < ml; j += 8 {
+		*(*[8]byte)(out[op+j:]) = *(*[8]byte)(out[op+j-d:])
+	}
+}
