@@ -1,7 +1,7 @@
 // Command leakpost prints what sp-rtrace-postproc prints for a text
 // report with the same options:
 //
-//	leakpost [-l] [-c] [-C mask] [-R mask] [-b depth] [-s size|size-asc|count|count-asc] FILE
+//	leakpost [-l] [-c] [-C mask] [-R mask] [-b depth] [-s size|size-asc|count|count-asc] [-binary-order] FILE
 //
 // -l lists only leaks, -c groups calls by backtrace, -C and -R filter by
 // context and resource-type masks (hex), -b trims backtraces, -s sorts the
@@ -10,7 +10,10 @@
 // multi-type reports, context names lost on text input, the header hour
 // shift) leakpost prints the right values; see package leaktext.
 // -binary-order writes the leading comments where the tool writes them
-// for a binary log.
+// for a binary log. FILE "-" is standard input.
+//
+// Exit status: 0 when done (and after -h), 1 when the file cannot be read
+// or parsed, 2 for a bad flag or argument.
 package main
 
 import (
@@ -21,14 +24,14 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tracefmt/tracefmt/internal/cli"
 	"github.com/tracefmt/tracefmt/leaktext"
 )
 
+const usage = "usage: leakpost [-l] [-c] [-C mask] [-R mask] [-b depth] [-s order] [-binary-order] FILE"
+
 func main() {
-	if err := run(os.Stdout, os.Args[1:]); err != nil {
-		fmt.Fprintln(os.Stderr, "leakpost:", err)
-		os.Exit(1)
-	}
+	os.Exit(run(os.Stdout, os.Stderr, os.Args[1:]))
 }
 
 type flags struct {
@@ -37,9 +40,8 @@ type flags struct {
 	depth                   int
 }
 
-func flagSet() (*flag.FlagSet, *flags) {
+func defineFlags(fs *flag.FlagSet) *flags {
 	f := new(flags)
-	fs := flag.NewFlagSet("leakpost", flag.ContinueOnError)
 	fs.BoolVar(&f.leaks, "l", false, "list only leaks (allocations never freed)")
 	fs.BoolVar(&f.compress, "c", false, "group calls by backtrace")
 	fs.StringVar(&f.ctx, "C", "", "keep calls of the contexts in this hex `mask`")
@@ -47,68 +49,79 @@ func flagSet() (*flag.FlagSet, *flags) {
 	fs.IntVar(&f.depth, "b", -1, "keep at most `depth` frames per backtrace")
 	fs.StringVar(&f.sortBy, "s", "", "sort groups of -c by `order`: size, size-asc, count, count-asc")
 	fs.BoolVar(&f.binary, "binary-order", false, "write leading comments after the header, as for a binary log")
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: leakpost [-l] [-c] [-C mask] [-R mask] [-b depth] [-s order] FILE")
-		fs.PrintDefaults()
-	}
-	return fs, f
+	return f
 }
 
-func hexMask(s string) (uint32, error) {
+func hexMask(flag, s string) (uint32, error) {
 	v, err := strconv.ParseUint(s, 16, 32)
 	if err != nil {
-		return 0, fmt.Errorf("invalid mask %q: %w", s, err)
+		return 0, fmt.Errorf("-%s %q: not a hex mask of 32 bits", flag, s)
 	}
 	return uint32(v), nil
 }
 
-func run(w io.Writer, args []string) error {
-	fs, f := flagSet()
-	fs.SetOutput(io.Discard)
-	if err := fs.Parse(splitShort(fs, args)); err != nil {
-		return err
-	}
-	if fs.NArg() != 1 {
-		return fmt.Errorf("want one input file; usage: leakpost [-l] [-c] [-C mask] [-R mask] [-b depth] [-s order] FILE")
-	}
+// options turns the flags into post-processing options.
+func (f *flags) options() (leaktext.Options, error) {
 	opt := leaktext.Options{Leaks: f.leaks, Compress: f.compress, BinaryOrder: f.binary}
 	if f.sortBy != "" {
 		if !f.compress {
-			return fmt.Errorf("-s needs -c, as in sp-rtrace-postproc")
+			return opt, fmt.Errorf("-s needs -c, as in sp-rtrace-postproc")
 		}
 		o, err := leaktext.ParseSortOrder(f.sortBy)
 		if err != nil {
-			return err
+			return opt, fmt.Errorf("-s %q: not size, size-asc, count or count-asc", f.sortBy)
 		}
 		opt.Sort = o
 	}
 	if f.ctx != "" {
-		m, err := hexMask(f.ctx)
+		m, err := hexMask("C", f.ctx)
 		if err != nil {
-			return err
+			return opt, err
 		}
 		opt.FilterContext, opt.ContextMask = true, m
 	}
 	if f.res != "" {
-		m, err := hexMask(f.res)
+		m, err := hexMask("R", f.res)
 		if err != nil {
-			return err
+			return opt, err
 		}
 		opt.ResourceMask = m
 	}
 	if f.depth >= 0 {
 		opt.Trim, opt.Depth = true, f.depth
 	}
-	in, err := os.Open(fs.Arg(0))
-	if err != nil {
-		return err
+	return opt, nil
+}
+
+// run is leakpost with its output streams and arguments; it returns the
+// exit status.
+func run(stdout, stderr io.Writer, args []string) int {
+	cmd := cli.New("leakpost", usage, stderr)
+	f := defineFlags(cmd.Flags)
+	if ok, code := cmd.Parse(splitShort(cmd.Flags, args)); !ok {
+		return code
 	}
-	defer in.Close()
+	if n := cmd.Flags.NArg(); n != 1 {
+		return cmd.BadUsage("want one input file, got %d arguments", n)
+	}
+	opt, err := f.options()
+	if err != nil {
+		return cmd.BadUsage("%v", err)
+	}
+	name := cmd.Flags.Arg(0)
+	in, closeIn, err := cli.Open(name)
+	if err != nil {
+		return cmd.Failf(name, err)
+	}
 	rep, err := leaktext.ReadReport(in)
+	closeIn()
 	if err != nil {
-		return err
+		return cmd.Failf(name, err)
 	}
-	return leaktext.PostProcess(w, rep, opt)
+	if err := leaktext.PostProcess(stdout, rep, opt); err != nil {
+		return cmd.Failf("", err)
+	}
+	return cli.OK
 }
 
 // splitShort spells getopt's combined short options ("-lc", "-C1") the
