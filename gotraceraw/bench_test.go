@@ -109,7 +109,7 @@ func loadEvents(b *testing.B, data []byte, max int) (Version, []*Event) {
 			break
 		}
 	}
-	return r.Version(), evs
+	return r.Header().Version, evs
 }
 
 func BenchmarkTextWriter(b *testing.B) {
@@ -121,7 +121,7 @@ func BenchmarkTextWriter(b *testing.B) {
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				w, err := NewTextWriter(io.Discard, v)
+				w, err := NewTextWriter(io.Discard, Header{Version: v})
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -130,7 +130,7 @@ func BenchmarkTextWriter(b *testing.B) {
 						b.Fatal(err)
 					}
 				}
-				w.Flush()
+				w.Close()
 			}
 			report(b, len(evs))
 		})
@@ -145,7 +145,7 @@ func BenchmarkWriter(b *testing.B) {
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				w, err := NewWriter(io.Discard, v)
+				w, err := NewWriter(io.Discard, Header{Version: v})
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -154,7 +154,7 @@ func BenchmarkWriter(b *testing.B) {
 						b.Fatal(err)
 					}
 				}
-				w.Flush()
+				w.Close()
 			}
 			report(b, len(evs))
 		})

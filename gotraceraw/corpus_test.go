@@ -66,6 +66,12 @@ func TestGoCorpus(t *testing.T) {
 			if !ok {
 				t.Fatal("no trace section")
 			}
+			// The writers put the true batch sizes: one broken test
+			// claims 50 bytes for an empty batch.
+			want, changed := fixTextSizes(t, text)
+			if changed > 0 && filepath.Base(f) != "go122-fail-first-gen-first.test" {
+				t.Errorf("%d batch sizes are not the length of their events", changed)
+			}
 			wire, err := toWire(text, false)
 			if err != nil {
 				t.Fatalf("text to wire: %v", err)
@@ -74,10 +80,10 @@ func TestGoCorpus(t *testing.T) {
 			if err != nil {
 				t.Fatalf("wire to text: %v", err)
 			}
-			testutil.DiffText(t, "text to wire to text", text, back)
+			testutil.DiffText(t, "text to wire to text", want, back)
 			_, fromText := readTextEvents(t, text)
 			_, fromWire := readEvents(t, wire)
-			testutil.Diff(t, "events", fromText, fromWire)
+			testutil.Diff(t, "events", sameBatches(fromText), sameBatches(fromWire))
 		})
 	}
 	// cmd/trace's own test input is a plain text trace of Go 1.22.

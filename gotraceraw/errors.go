@@ -6,16 +6,16 @@ import (
 	"strings"
 )
 
-// The errors a Reader, TextReader, Writer or TextWriter wraps in a
-// FormatError or SyntaxError, besides io.ErrUnexpectedEOF (the input ends
-// inside a header or an event).
+// The errors the readers and writers return, wrapped in a FormatError or
+// SyntaxError when they come from the input, besides io.ErrUnexpectedEOF
+// (the input ends inside a header or an event).
 var (
 	// ErrHeader means the input does not start with a Go trace header:
 	// exactly "go 1.NN trace" padded with NUL bytes to 16, or the text
 	// line "Trace Go1.NN".
 	ErrHeader = errors.New("gotraceraw: not a Go execution trace header")
-	// ErrVersion means the header names a version this package does not
-	// know (Go 1.24 writes Go123; there is no Go124 header).
+	// ErrVersion means a version this package does not know (Go 1.24
+	// writes Go1.23; there is no Go1.24 header).
 	ErrVersion = errors.New("gotraceraw: unsupported trace version")
 	// ErrV1 means the header names a Go 1.5–1.21 trace, whose v1 format
 	// this package does not read: use golang.org/x/exp/trace, or record
@@ -27,15 +27,20 @@ var (
 	// ErrTooLarge means a data length, a frame count or a text line beyond
 	// the reader's limit.
 	ErrTooLarge = errors.New("gotraceraw: beyond the reader's limit")
-	// ErrVarint means a varint longer than ten bytes or above 2^64-1.
-	ErrVarint = errors.New("gotraceraw: varint overflows 64 bits")
+	// ErrOverflow means a varint longer than ten bytes or above 2^64-1.
+	ErrOverflow = errors.New("gotraceraw: varint overflows 64 bits")
 	// ErrSyntax means a text line that is not an event, a frame or a data
 	// line of the expected form.
 	ErrSyntax = errors.New("gotraceraw: malformed text")
-	// ErrEvent means a Writer or TextWriter was given an event that does
-	// not fit its type: the wrong version or number of arguments, data on
-	// a type without data, impossible varint widths.
-	ErrEvent = errors.New("gotraceraw: event does not fit its type")
+	// ErrInvalid means a writer refused an event: it does not fit its type
+	// or the trace's version, or Go's trace parser would misread the file
+	// it makes (an event outside a batch, a batch over 64 KiB).
+	ErrInvalid = errors.New("gotraceraw: invalid event")
+	// ErrClosed means a Writer or TextWriter was used after Close.
+	ErrClosed = errors.New("gotraceraw: writer closed")
+	// ErrNotOpen means a reader or writer was used before a successful
+	// Reset (or constructor).
+	ErrNotOpen = errors.New("gotraceraw: not open")
 )
 
 // FormatError reports a problem in a binary trace at a byte offset: the
@@ -64,6 +69,11 @@ func (e *SyntaxError) Error() string {
 
 func (e *SyntaxError) Unwrap() error { return e.Err }
 
+// trimPrefix returns err's message without the package name, which the
+// caller prints once.
 func trimPrefix(err error) string {
+	if err == nil {
+		return "unknown error"
+	}
 	return strings.TrimPrefix(err.Error(), "gotraceraw: ")
 }

@@ -11,12 +11,13 @@ import (
 )
 
 // Read a binary trace and count its events by type.
-func ExampleReader() {
-	data, err := os.ReadFile("testdata/gotest.trace")
+func Example() {
+	f, err := os.Open("testdata/gotest.trace")
 	if err != nil {
 		log.Fatal(err)
 	}
-	r, err := gotraceraw.NewReader(bytes.NewReader(data))
+	defer f.Close()
+	r, err := gotraceraw.NewReader(f)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -27,8 +28,45 @@ func ExampleReader() {
 		}
 		counts[ev.Type]++
 	}
-	fmt.Println(r.Version(), counts[gotraceraw.EvEventBatch], "batches,", counts[gotraceraw.EvEndOfGeneration], "generation")
+	fmt.Println(r.Header().Version, counts[gotraceraw.EvEventBatch], "batches,", counts[gotraceraw.EvEndOfGeneration], "generation")
 	// Output: Go1.26 8 batches, 1 generation
+}
+
+// Drop the user log events of a trace and write the rest back. The
+// Writer computes each batch's size from the events it writes, so the
+// result is a valid trace for `go tool trace`.
+func Example_filter() {
+	in, err := os.ReadFile("testdata/annotations.trace")
+	if err != nil {
+		log.Fatal(err)
+	}
+	r, err := gotraceraw.NewReader(bytes.NewReader(in))
+	if err != nil {
+		log.Fatal(err)
+	}
+	var out bytes.Buffer
+	w, err := gotraceraw.NewWriter(&out, r.Header())
+	if err != nil {
+		log.Fatal(err)
+	}
+	dropped := 0
+	for ev, err := range r.All() {
+		if err != nil {
+			log.Fatal(err)
+		}
+		if ev.Type == gotraceraw.EvUserLog {
+			dropped++
+			continue
+		}
+		if err := w.Write(ev); err != nil {
+			log.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil { // writes the last batch
+		log.Fatal(err)
+	}
+	fmt.Printf("dropped %d events, %d bytes to %d\n", dropped, len(in), out.Len())
+	// Output: dropped 40 events, 6782 bytes to 6541
 }
 
 // Turn a text trace into the binary form, with the batch lengths padded
@@ -46,7 +84,7 @@ EndOfGeneration
 		log.Fatal(err)
 	}
 	var out bytes.Buffer
-	w, err := gotraceraw.NewWriter(&out, r.Version())
+	w, err := gotraceraw.NewWriter(&out, r.Header())
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -59,11 +97,11 @@ EndOfGeneration
 			log.Fatal(err)
 		}
 	}
-	if err := w.Flush(); err != nil {
+	if err := w.Close(); err != nil {
 		log.Fatal(err)
 	}
 	fmt.Printf("%q\n", out.Bytes())
-	// Output: "go 1.26 trace\x00\x00\x00\x01\x01\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01\xe8\a\x84\x80\x80\x80\x80\x80\x80\x80\x80\x00\x04\x05\x01\x02hi4"
+	// Output: "go 1.26 trace\x00\x00\x00\x01\x01\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01\xe8\a\x86\x80\x80\x80\x80\x80\x80\x80\x80\x00\x04\x05\x01\x02hi4"
 }
 
 // Ask what an event type is called and what its arguments mean.
@@ -81,15 +119,50 @@ func ExampleVersion_Spec() {
 	// 132 AllocFree
 }
 
-// Print events in the text form of `go tool trace -d=wire`.
+// Print events in the text form of `go tool trace -d=wire`. The size of
+// the batch is the length of its events on the wire, whatever the event
+// says.
 func ExampleTextWriter() {
-	w, _ := gotraceraw.NewTextWriter(os.Stdout, gotraceraw.Go126)
-	w.Write(&gotraceraw.Event{Type: gotraceraw.EvGoStart, Args: []uint64{3, 17, 1}})
-	w.Write(&gotraceraw.Event{Type: gotraceraw.EvString, Args: []uint64{2}, Data: []byte("héllo\x00")})
-	w.Flush()
+	w, err := gotraceraw.NewTextWriter(os.Stdout, gotraceraw.Header{Version: gotraceraw.Go126})
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, ev := range []*gotraceraw.Event{
+		{Type: gotraceraw.EvEventBatch, Args: []uint64{1, 5, 1000, 0}},
+		{Type: gotraceraw.EvGoStart, Args: []uint64{3, 17, 1}},
+		{Type: gotraceraw.EvUserLog, Args: []uint64{2, 0, 4, 5, 0}},
+		{Type: gotraceraw.EvEndOfGeneration},
+	} {
+		if err := w.Write(ev); err != nil {
+			log.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		log.Fatal(err)
+	}
 	// Output:
 	// Trace Go1.26
+	// EventBatch gen=1 m=5 time=1000 size=10
 	// GoStart dt=3 g=17 g_seq=1
-	// String id=2
-	// 	data="héllo\x00"
+	// UserLog dt=2 task=0 key_string=4 value_string=5 stack=0
+	// EndOfGeneration
+}
+
+// Read the text form, as `go tool trace -d=wire` prints it.
+func ExampleTextReader() {
+	text := "Trace Go1.26\nEventBatch gen=1 m=5 time=1000 size=4\nGoStart dt=3 g=17 g_seq=1\n"
+	r, err := gotraceraw.NewTextReader(strings.NewReader(text))
+	if err != nil {
+		log.Fatal(err)
+	}
+	for ev, err := range r.All() {
+		if err != nil {
+			log.Fatal(err)
+		}
+		s, _ := ev.Spec()
+		fmt.Println(s.Name, s.Args, ev.Args)
+	}
+	// Output:
+	// EventBatch [gen m time size] [1 5 1000 4]
+	// GoStart [dt g g_seq] [3 17 1]
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -63,7 +64,7 @@ func readEvents(t testing.TB, data []byte) (Version, []*Event) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return r.Version(), collect(t, r.All())
+	return r.Header().Version, collect(t, r.All())
 }
 
 // readTextEvents reads a whole text trace, cloning every event.
@@ -73,7 +74,7 @@ func readTextEvents(t testing.TB, text []byte) (Version, []*Event) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return r.Version(), collect(t, r.All())
+	return r.Header().Version, collect(t, r.All())
 }
 
 func collect(t testing.TB, events iter.Seq2[*Event, error]) []*Event {
@@ -100,27 +101,27 @@ func convert(in []byte, fromText, toText, pad bool) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		v, read = r.Version(), r.Read
+		v, read = r.Header().Version, r.Read
 	} else {
 		r, err := NewReader(bytes.NewReader(in))
 		if err != nil {
 			return nil, err
 		}
-		v, read = r.Version(), r.Read
+		v, read = r.Header().Version, r.Read
 	}
 	var out bytes.Buffer
 	var w interface {
 		Write(*Event) error
-		Flush() error
+		Close() error
 	}
 	if toText {
-		tw, err := NewTextWriter(&out, v)
+		tw, err := NewTextWriter(&out, Header{Version: v})
 		if err != nil {
 			return nil, err
 		}
 		w = tw
 	} else {
-		ww, err := NewWriter(&out, v)
+		ww, err := NewWriter(&out, Header{Version: v})
 		if err != nil {
 			return nil, err
 		}
@@ -129,14 +130,14 @@ func convert(in []byte, fromText, toText, pad bool) ([]byte, error) {
 	}
 	for ev, err := range all(read) {
 		if err != nil {
-			w.Flush()
+			w.Close()
 			return out.Bytes(), err
 		}
 		if err := w.Write(ev); err != nil {
 			return nil, err
 		}
 	}
-	err := w.Flush()
+	err := w.Close()
 	return out.Bytes(), err
 }
 
@@ -175,4 +176,64 @@ func errOffset(err error) (int64, bool) {
 		return fe.Offset, true
 	}
 	return 0, false
+}
+
+// sameBatches returns evs with the size of every EventBatch (and the
+// widths of its varints) zeroed: what the writers recompute.
+func sameBatches(evs []*Event) []*Event {
+	out := make([]*Event, len(evs))
+	for i, e := range evs {
+		if e.Type == EvEventBatch && len(e.Args) == 4 {
+			e = e.Clone()
+			e.Args[3], e.Widths = 0, nil
+		}
+		out[i] = e
+	}
+	return out
+}
+
+// fixTextSizes returns text with the size of each EventBatch line set to
+// the canonical wire length of the events after it, computed here from
+// the events' values, and how many sizes it changed.
+func fixTextSizes(t testing.TB, text []byte) ([]byte, int) {
+	t.Helper()
+	_, evs := readTextEvents(t, text)
+	var sizes []uint64
+	open := false
+	for _, e := range evs {
+		switch e.Type {
+		case EvEventBatch:
+			sizes, open = append(sizes, 0), true
+		case EvExperimentalBatch, EvEndOfGeneration:
+			open = false
+		default:
+			if !open {
+				t.Fatalf("%v outside a batch", e.Type)
+			}
+			n := 1
+			for _, a := range e.Args {
+				n += len(binaryUvarint(a))
+			}
+			if s, _ := e.Spec(); s.HasData {
+				n += len(binaryUvarint(uint64(len(e.Data)))) + len(e.Data)
+			}
+			sizes[len(sizes)-1] += uint64(n)
+		}
+	}
+	lines := bytes.SplitAfter(text, []byte("\n"))
+	changed, k := 0, 0
+	for i, l := range lines {
+		if !bytes.HasPrefix(l, []byte("EventBatch ")) {
+			continue
+		}
+		j := bytes.LastIndex(l, []byte(" size="))
+		end := len(l) - len(bytes.TrimLeft(l[j+6:], "0123456789")) // after the digits
+		fixed := append(append(append([]byte{}, l[:j+6]...), strconv.FormatUint(sizes[k], 10)...), l[end:]...)
+		if !bytes.Equal(fixed, l) {
+			changed++
+		}
+		lines[i] = fixed
+		k++
+	}
+	return bytes.Join(lines, nil), changed
 }

@@ -32,7 +32,8 @@ const maxPlainArgs = 5
 // Reader reads the events of a binary trace, in stream order.
 //
 // Events returned by Read point into the Reader's buffers and are valid
-// until the next call to Read. The zero Reader is ready for Reset.
+// until the next call to Read or Reset. The zero Reader is ready for
+// Reset; before it, Read returns ErrNotOpen.
 type Reader struct {
 	// MaxDataLen limits the data length of one event; 0 means
 	// DefaultMaxDataLen. Set it before the first Read.
@@ -68,13 +69,17 @@ func NewReader(r io.Reader) (*Reader, error) {
 }
 
 // Reset makes the Reader read a new trace from r, keeping its buffers and
-// limits, and reads the header.
+// limits, and reads the header. The zero Reader is ready for Reset.
 func (r *Reader) Reset(rd io.Reader) error {
 	if r.buf == nil {
 		r.buf = make([]byte, minBuf)
 		r.args = make([]uint64, 0, 16) // Args is never nil, as from the fast path
 	}
 	*r = Reader{MaxDataLen: r.MaxDataLen, MaxFrames: r.MaxFrames, source: source{r: rd, buf: r.buf}, args: r.args[:0], widths: r.widths[:0]}
+	if rd == nil {
+		r.err = ErrNotOpen
+		return r.err
+	}
 	if err := r.fill(HeaderLen); err != nil {
 		r.err = err
 		return err
@@ -145,8 +150,9 @@ func checkVersion(n int) (Version, error) {
 	return Version(n), nil
 }
 
-// Version returns the version the header names.
-func (r *Reader) Version() Version { return r.v }
+// Header returns what the trace's header says; the zero Header before a
+// header was read.
+func (r *Reader) Header() Header { return Header{Version: r.v} }
 
 // Offset returns the byte offset of the next event in the stream.
 func (r *Reader) Offset() int64 { return r.off + int64(r.pos) }
@@ -208,7 +214,7 @@ const fastWindow = 64
 // Errors are sticky.
 //
 // The Event and its slices belong to the Reader and are valid until the
-// next call to Read; Clone keeps one.
+// next call to Read or Reset; Clone keeps one.
 func (r *Reader) Read() (*Event, error) {
 	// The common case: an event of plain arguments only, all in the
 	// buffer. r.plain is false after an error and before the header.
@@ -256,7 +262,7 @@ func (r *Reader) readSlow() (*Event, error) {
 		return nil, r.err
 	}
 	if r.tab == nil {
-		return nil, r.setErr(errors.New("gotraceraw: Read before Reset"))
+		return nil, r.setErr(ErrNotOpen)
 	}
 	if !r.plain {
 		r.ev = Event{Version: r.v, Args: r.argBuf[:0]}
@@ -316,7 +322,7 @@ func (r *Reader) decode(b []byte) (Event, int, error) {
 			return 0, errShort
 		}
 		if n < 0 {
-			return 0, fmt.Errorf("%v: %w", t, ErrVarint)
+			return 0, fmt.Errorf("%v: %w", t, ErrOverflow)
 		}
 		if n > 1 && b[p+n-1] == 0 {
 			padded = true

@@ -64,7 +64,7 @@ func TestHeader(t *testing.T) {
 	} {
 		r, err := NewReader(strings.NewReader(tc.in))
 		if tc.want == nil {
-			if err != nil || r.Version() != tc.v {
+			if err != nil || r.Header().Version != tc.v {
 				t.Errorf("%q: %v, %v; want %v", tc.in, r, err, tc.v)
 			}
 			continue
@@ -119,8 +119,8 @@ func TestBadEvents(t *testing.T) {
 		{"data length 2^60", cat(h26, ev(EvString, 1), big), ErrTooLarge, 16},
 		{"data length over limit", cat(h26, ev(EvString, 1, DefaultMaxDataLen+1)), ErrTooLarge, 16},
 		{"a million frames", cat(h26, ev(EvStack, 1, 1e6)), ErrTooLarge, 16},
-		{"11-byte varint", cat(h26, []byte{byte(EvProcStop)}, bytes.Repeat([]byte{0x80}, 10), []byte{0}), ErrVarint, 16},
-		{"10th byte above 1", cat(h26, []byte{byte(EvProcStop)}, bytes.Repeat([]byte{0xff}, 9), []byte{2}), ErrVarint, 16},
+		{"11-byte varint", cat(h26, []byte{byte(EvProcStop)}, bytes.Repeat([]byte{0x80}, 10), []byte{0}), ErrOverflow, 16},
+		{"10th byte above 1", cat(h26, []byte{byte(EvProcStop)}, bytes.Repeat([]byte{0xff}, 9), []byte{2}), ErrOverflow, 16},
 		{"cut after type", cat(h26, []byte{byte(EvGoStart)}), io.ErrUnexpectedEOF, 16},
 		{"cut between args", cat(h26, ev(EvGoStart, 1, 300)), io.ErrUnexpectedEOF, 16},
 		{"cut inside varint", cat(h26, ev(EvGoStart, 1), []byte{0x80}), io.ErrUnexpectedEOF, 16},
@@ -292,7 +292,7 @@ func TestStickyAndReset(t *testing.T) {
 		t.Errorf("end: %v", err)
 	}
 	var zero Reader
-	if err := zero.Reset(bytes.NewReader(header(25))); err != nil || zero.Version() != Go125 {
+	if err := zero.Reset(bytes.NewReader(header(25))); err != nil || zero.Header().Version != Go125 {
 		t.Errorf("zero Reader: %v", err)
 	}
 }
@@ -300,11 +300,12 @@ func TestStickyAndReset(t *testing.T) {
 // TestWidths reads non-minimal varints anywhere and writes them back.
 func TestWidths(t *testing.T) {
 	in := cat(header(26),
+		ev(EvEventBatch, 1, 2, 3, 16),
 		[]byte{byte(EvGoStart), 0x81, 0x00, 5, 0x80, 0x80, 0x00},
 		[]byte{byte(EvString), 3, 0x82, 0x80, 0x00}, []byte("hi"),
 		ev(EvProcStop, 1))
 	_, evs := readEvents(t, in)
-	testutil.Diff(t, "widths", [][]uint8{{2, 1, 3}, {1, 3}, nil}, [][]uint8{evs[0].Widths, evs[1].Widths, evs[2].Widths})
+	testutil.Diff(t, "widths", [][]uint8{{2, 1, 3}, {1, 3}, nil}, [][]uint8{evs[1].Widths, evs[2].Widths, evs[3].Widths})
 	back, err := wireToWire(in)
 	if err != nil || !bytes.Equal(back, in) {
 		t.Errorf("round trip: % x, %v", back, err)

@@ -1,14 +1,17 @@
 package gotraceraw
 
+// Header is what a trace's header says: its version, which decides the
+// event table. Readers return it; writers take it.
+type Header struct {
+	Version Version
+}
+
 // Event is one raw event: a batch header, a table entry or a timed event,
 // exactly as the wire holds it, uninterpreted.
 //
 // Reader.Read and TextReader.Read return a pointer to an Event the reader
 // owns, whose slices point into the reader's buffers: it is valid until
-// the next call to Read. Use Clone to keep an event longer. The readers
-// return a pointer because an Event is ten words: returned by value, it
-// cost a caller that used it about 9 ns an event more (see Performance in
-// the package doc).
+// the next call to Read or Reset. Use Clone to keep an event longer.
 type Event struct {
 	// Version is the trace's version, which decides the event table.
 	Version Version
@@ -16,7 +19,9 @@ type Event struct {
 	Type EventType
 	// Args holds the arguments in the order of the type's Spec.Args; for
 	// EvStack the frames follow, four values per frame (FrameFields:
-	// pc, func, file, line).
+	// pc, func, file, line). The readers never return nil Args, even for
+	// a type without arguments. The writers compute the size argument of
+	// EventBatch themselves and ignore the one given.
 	Args []uint64
 	// Data is the trailing data of String and ExperimentalBatch. A reader
 	// returns nil for zero-length data on the wire and for a text event
@@ -60,8 +65,11 @@ func (e *Event) NumFrames() int {
 }
 
 // Frame returns frame i of an EvStack event: its pc, function name and
-// file name string IDs, and line.
+// file name string IDs, and line; zeros when there is no frame i.
 func (e *Event) Frame(i int) (pc, fn, file, line uint64) {
+	if i < 0 || i >= e.NumFrames() {
+		return 0, 0, 0, 0
+	}
 	f := e.Args[2+4*i : 2+4*i+4]
 	return f[0], f[1], f[2], f[3]
 }

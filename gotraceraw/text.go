@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/tracefmt/tracefmt/varint"
 )
 
 // The text form is the one of Go's internal/trace/raw package and of
@@ -157,46 +159,134 @@ func appendQuote(b, s []byte) []byte {
 }
 
 // TextWriter writes events in the text form, byte for byte as Go's
-// TextWriter and `go tool trace -d=wire` print them. It buffers its
-// output: call Flush at the end.
+// TextWriter and `go tool trace -d=wire` print them.
+//
+// Like Writer, it keeps the trace valid: the size it prints for each
+// EventBatch is the length on the wire of the events it prints after it
+// (as Writer would write them), and it refuses what Writer refuses. It
+// holds each batch until the batch ends: call Close at the end.
 type TextWriter struct {
 	sink
-	v   Version
-	tab *table
 }
 
-// NewTextWriter returns a TextWriter of version v traces to w. The header
-// line is written with the first Flush.
-func NewTextWriter(w io.Writer, v Version) (*TextWriter, error) {
-	if !v.Valid() {
-		return nil, fmt.Errorf("%w: Go 1.%d", ErrVersion, uint8(v))
+// NewTextWriter returns a TextWriter of traces of h.Version to w. The
+// header line is written with the first Flush or Close.
+func NewTextWriter(w io.Writer, h Header) (*TextWriter, error) {
+	tw := new(TextWriter)
+	if err := tw.Reset(w, h); err != nil {
+		return nil, err
 	}
-	buf := make([]byte, 0, flushAt+4096)
-	buf = append(buf, "Trace "...)
-	buf = append(buf, v.String()...)
-	buf = append(buf, '\n')
-	return &TextWriter{sink: sink{w: w, buf: buf}, v: v, tab: v.table()}, nil
+	return tw, nil
 }
 
-// Write writes one event. It refuses an event that does not fit its type,
-// as Writer.Write does; Widths are not part of the text form. Errors from
-// the underlying writer are sticky.
-func (w *TextWriter) Write(e *Event) error {
-	if w.err != nil {
-		return w.err
-	}
-	if _, err := check(e, w.v, w.tab); err != nil {
+// Reset makes the TextWriter write a new trace of h.Version to w, keeping
+// its buffer and dropping any unwritten output and error. The zero
+// TextWriter is ready for Reset; before it, every method returns
+// ErrNotOpen.
+func (w *TextWriter) Reset(out io.Writer, h Header) error {
+	if err := w.reset(out, h); err != nil {
 		return err
 	}
+	w.buf = append(w.buf, "Trace "...)
+	w.buf = append(w.buf, h.Version.String()...)
+	w.buf = append(w.buf, '\n')
+	return nil
+}
+
+// Write writes one event. It refuses what Writer.Write refuses; Widths
+// are not part of the text form, but count in the batch sizes it prints.
+// Errors of the underlying writer are sticky.
+func (w *TextWriter) Write(e *Event) error {
+	if err := w.usable(); err != nil {
+		return err
+	}
+	k, err := check(e, w.h.Version, w.tab)
+	if err != nil {
+		return err
+	}
+	ends, err := w.place(e)
+	if err != nil {
+		return err
+	}
+	if ends {
+		if err := w.endBatch(); err != nil {
+			return err
+		}
+	}
+	mark := len(w.buf)
 	w.buf = appendText(w.buf, e)
-	if len(w.buf) >= flushAt {
-		return w.Flush()
+	switch {
+	case w.inBatch:
+		n := wireLen(e, k)
+		if w.body+n > MaxBatchSize {
+			w.buf = w.buf[:mark]
+			return fmt.Errorf("%w: %v would make its batch longer than %d bytes", ErrInvalid, e.Type, MaxBatchSize)
+		}
+		w.body += n
+	case e.Type == EvEventBatch:
+		// The size, printed last, is as given: endBatch puts the true one.
+		var d [20]byte
+		width := len(strconv.AppendUint(d[:0], e.Args[3], 10))
+		w.inBatch, w.start, w.at, w.width, w.body = true, mark, len(w.buf)-1-width, width, 0
+	case len(w.buf) >= flushAt:
+		return w.write(len(w.buf))
 	}
 	return nil
 }
 
-// Flush writes the buffered text to the underlying writer.
+// wireLen returns the length of e on the wire, as Writer writes it.
+func wireLen(e *Event, k uint8) int {
+	n := 1 + len(e.Data)
+	if e.Widths != nil {
+		for _, wd := range e.Widths {
+			n += int(wd)
+		}
+		return n
+	}
+	for _, a := range e.Args {
+		n += varint.Len(a)
+	}
+	if k&kData != 0 {
+		n += varint.Len(uint64(len(e.Data)))
+	}
+	return n
+}
+
+// endBatch prints the open batch's size, the length of its events on the
+// wire.
+func (w *TextWriter) endBatch() error {
+	var d [20]byte
+	digits := strconv.AppendUint(d[:0], uint64(w.body), 10)
+	if len(digits) != w.width {
+		w.resize(len(digits))
+	}
+	copy(w.buf[w.at:], digits)
+	w.inBatch = false
+	if len(w.buf) >= flushAt {
+		return w.write(len(w.buf))
+	}
+	return nil
+}
+
+// Flush writes the buffered text to the underlying writer, but for the
+// open batch, whose size is known only at its end.
 func (w *TextWriter) Flush() error { return w.flush() }
+
+// Close ends the open batch and writes all the text. It does not close
+// the underlying writer. Write after Close returns ErrClosed.
+func (w *TextWriter) Close() error {
+	if err := w.usable(); err != nil {
+		return err
+	}
+	if w.inBatch {
+		if err := w.endBatch(); err != nil {
+			return err
+		}
+	}
+	err := w.write(len(w.buf))
+	w.closed = true
+	return err
+}
 
 // DefaultMaxLineLen bounds one text line where TextReader.MaxLineLen is 0:
 // room for the quoted form of DefaultMaxDataLen bytes.
@@ -208,9 +298,14 @@ const DefaultMaxLineLen = 4*DefaultMaxDataLen + 64
 // own writer prints for empty data read from the wire; that event reads
 // with nil Data.
 //
+// It also reads the CPUSample lines of Go 1.22's tools, which name the
+// arguments "time p g m stack" for the values the runtime wrote as m, p
+// and g: the values are taken in order, as on the wire. TextWriter prints
+// Go 1.23's names, "time m p g stack".
+//
 // Events returned by Read point into the TextReader's buffers and are
-// valid until the next call to Read. The zero TextReader is ready for
-// Reset.
+// valid until the next call to Read or Reset. The zero TextReader is
+// ready for Reset; before it, Read returns ErrNotOpen.
 type TextReader struct {
 	// MaxDataLen limits the data of one event; 0 means DefaultMaxDataLen.
 	MaxDataLen int
@@ -251,9 +346,13 @@ func (r *TextReader) Reset(rd io.Reader) error {
 	}
 	if r.data == nil {
 		r.data = make([]byte, 0, 256)
+		r.args = make([]uint64, 0, 16) // Args is never nil, as from Reader
 	}
 	*r = TextReader{MaxDataLen: r.MaxDataLen, MaxFrames: r.MaxFrames, MaxLineLen: r.MaxLineLen,
 		source: source{r: rd, buf: r.buf}, args: r.args[:0], data: r.data[:0]}
+	if rd == nil {
+		return r.fail(ErrNotOpen)
+	}
 	l, err := r.nextLine()
 	if err == io.EOF {
 		err = io.ErrUnexpectedEOF
@@ -283,11 +382,12 @@ func (r *TextReader) Reset(rd io.Reader) error {
 	return nil
 }
 
-// Version returns the version the header names.
-func (r *TextReader) Version() Version { return r.v }
+// Header returns what the trace's header line says; the zero Header
+// before a header was read.
+func (r *TextReader) Header() Header { return Header{Version: r.v} }
 
 func (r *TextReader) fail(err error) error {
-	if err != io.EOF {
+	if err != io.EOF && err != ErrNotOpen {
 		err = &SyntaxError{Line: r.line, Err: err}
 	}
 	r.err = err
@@ -351,6 +451,9 @@ func (r *TextReader) Read() (*Event, error) {
 	if r.err != nil {
 		return nil, r.err
 	}
+	if r.tab == nil {
+		return nil, ErrNotOpen
+	}
 	ev, err := r.read()
 	if err != nil {
 		return nil, r.fail(err)
@@ -379,6 +482,11 @@ func (r *TextReader) read() (Event, error) {
 	}
 	s := &specs[t]
 	args, err := parseArgs(r.args[:0], l[j:], s.Args, argPrefixes[t])
+	if err != nil && t == EvCPUSample && r.v == Go122 {
+		if a, err2 := parseArgsSlow(args[:0], l[j:], go122CPUSampleArgs); err2 == nil {
+			args, err = a, nil
+		}
+	}
 	r.args = args
 	if err != nil {
 		return Event{}, err
@@ -424,6 +532,12 @@ func (r *TextReader) read() (Event, error) {
 	}
 	return ev, nil
 }
+
+// go122CPUSampleArgs are the argument names Go 1.22's tools print for
+// CPUSample: its table named them "time p g m stack" while its runtime
+// wrote m, p and g in that order (Go 1.23 corrected the names). The
+// values are the same, in wire order, whatever their names.
+var go122CPUSampleArgs = []string{"time", "p", "g", "m", "stack"}
 
 // unquote decodes a data line's value as strconv.Unquote does, into the
 // reader's data buffer.

@@ -3,7 +3,9 @@ package gotraceraw
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -13,7 +15,7 @@ import (
 )
 
 const canonical = `Trace Go1.26
-EventBatch gen=1 m=18446744073709551615 time=100 size=12
+EventBatch gen=1 m=18446744073709551615 time=100 size=27
 Strings
 String id=1
 	data="hello"
@@ -34,16 +36,16 @@ func TestTextVariants(t *testing.T) {
 		t.Fatalf(`data="" read as %#v, want empty and not nil`, want[3].Data)
 	}
 	for name, text := range map[string]string{
-		"comments and blank lines": "# a comment\n\nTrace Go1.26\n  # indented comment\nEventBatch gen=1 m=18446744073709551615 time=100 size=12\n\n" +
+		"comments and blank lines": "# a comment\n\nTrace Go1.26\n  # indented comment\nEventBatch gen=1 m=18446744073709551615 time=100 size=27\n\n" +
 			"Strings\nString id=1\n# between event and data\n\tdata=\"hello\"\nString id=2\n\tdata=\"\"\nStack id=1 nframes=2\n\n\tpc=4242 func=1 file=2 line=10\n#\n\tpc=4243 func=1 file=2 line=11\nProcStop dt=7",
-		"unicode spaces": "Trace\u3000Go1.26\u00a0\nEventBatch\u2003gen=1\tm=18446744073709551615\u00a0time=100 size=12\u2029\n" +
+		"unicode spaces": "Trace\u3000Go1.26\u00a0\nEventBatch\u2003gen=1\tm=18446744073709551615\u00a0time=100 size=27\u2029\n" +
 			"Strings\nString id=1\n\u0085data=\"hello\"\nString\v\fid=2\n\tdata=\"\"\nStack id=1 nframes=2\n pc=4242 func=1 file=2 line=10\n\tpc=4243  func=1   file=2\tline=11\r\nProcStop dt=7 \n",
-		"leading zeros": "Trace Go1.026\nEventBatch gen=01 m=18446744073709551615 time=00100 size=12\nStrings\nString id=1\n\tdata=\"hello\"\nString id=2\n\tdata=\"\"\n" +
+		"leading zeros": "Trace Go1.026\nEventBatch gen=01 m=18446744073709551615 time=00100 size=27\nStrings\nString id=1\n\tdata=\"hello\"\nString id=2\n\tdata=\"\"\n" +
 			"Stack id=1 nframes=002\n\tpc=4242 func=1 file=2 line=10\n\tpc=4243 func=1 file=2 line=0011\nProcStop dt=0007\n",
 		"crlf": strings.ReplaceAll(canonical, "\n", "\r\n"),
-		"other quotes": "Trace Go1.26\nEventBatch gen=1 m=18446744073709551615 time=100 size=12\nStrings\nString id=1\n\t data = `hello` \nString id=2\n\tdata=``\n" +
+		"other quotes": "Trace Go1.26\nEventBatch gen=1 m=18446744073709551615 time=100 size=27\nStrings\nString id=1\n\t data = `hello` \nString id=2\n\tdata=``\n" +
 			"Stack id=1 nframes=2\n\tpc=4242 func=1 file=2 line=10\n\tpc=4243 func=1 file=2 line=11\nProcStop dt=7\n",
-		"escapes": "Trace Go1.26\nEventBatch gen=1 m=18446744073709551615 time=100 size=12\nStrings\nString id=1\n\tdata=\"\\x68\\u0065l\\154o\"\nString id=2\n\tdata=\"\"\n" +
+		"escapes": "Trace Go1.26\nEventBatch gen=1 m=18446744073709551615 time=100 size=27\nStrings\nString id=1\n\tdata=\"\\x68\\u0065l\\154o\"\nString id=2\n\tdata=\"\"\n" +
 			"Stack id=1 nframes=2\n\tpc=4242 func=1 file=2 line=10\n\tpc=4243 func=1 file=2 line=11\nProcStop dt=7\n",
 	} {
 		_, got := readTextEvents(t, []byte(text))
@@ -52,9 +54,9 @@ func TestTextVariants(t *testing.T) {
 
 	// A String with no data line, before another event and at the end:
 	// empty data, read back as nil and printed again without a data line.
-	noData := "Trace Go1.25\nStrings\nString id=1\nString id=2\n\tdata=\"x\"\nString id=3\n"
+	noData := "Trace Go1.25\nEventBatch gen=1 m=2 time=3 size=11\nStrings\nString id=1\nString id=2\n\tdata=\"x\"\nString id=3\n"
 	_, got := readTextEvents(t, []byte(noData))
-	if len(got) != 4 || got[1].Data != nil || string(got[2].Data) != "x" || got[3].Data != nil || got[3].Args[0] != 3 {
+	if len(got) != 5 || got[2].Data != nil || string(got[3].Data) != "x" || got[4].Data != nil || got[4].Args[0] != 3 {
 		t.Fatalf("events %v", got)
 	}
 	back, err := textToText([]byte(noData))
@@ -210,12 +212,14 @@ func TestTextWriterIdentity(t *testing.T) {
 		t.Errorf("String() = %q, want %q", got, want)
 	}
 	var b bytes.Buffer
-	w, _ := NewTextWriter(&b, Go126)
-	if err := w.Write(&Event{Type: EvString, Args: []uint64{1}, Data: []byte{}}); err != nil {
-		t.Fatal(err)
+	w, _ := NewTextWriter(&b, Header{Version: Go126})
+	for _, e := range []*Event{{Type: EvEventBatch, Args: []uint64{1, 2, 3, 0}}, {Type: EvString, Args: []uint64{1}, Data: []byte{}}} {
+		if err := w.Write(e); err != nil {
+			t.Fatal(err)
+		}
 	}
-	w.Flush()
-	if got := b.String(); got != "Trace Go1.26\nString id=1\n\tdata=\"\"\n" {
+	w.Close()
+	if got := b.String(); got != "Trace Go1.26\nEventBatch gen=1 m=2 time=3 size=3\nString id=1\n\tdata=\"\"\n" {
 		t.Errorf("got %q", got)
 	}
 	if bytes.Contains(b.Bytes(), []byte("\r")) {
@@ -281,4 +285,60 @@ func TestTextReadAllocs(t *testing.T) {
 	if allocs != 0 {
 		t.Errorf("%v allocations per trace, want 0", allocs)
 	}
+}
+
+// TestSameSlices: an event decodes to the same Go values, nil or not,
+// from either form, wherever its line ends (a fuzz finding: the last
+// line without its newline gave nil Args).
+func TestSameSlices(t *testing.T) {
+	wire := cat(header(26), ev(EvEventBatch, 1, 2, 3, 1), ev(EvSync))
+	_, fromWire := readEvents(t, wire)
+	for _, text := range []string{
+		"Trace Go1.26\nEventBatch gen=1 m=2 time=3 size=1\nSync",
+		"Trace Go1.26\nEventBatch gen=1 m=2 time=3 size=1\nSync\n",
+	} {
+		_, fromText := readTextEvents(t, []byte(text))
+		testutil.Diff(t, fmt.Sprintf("%q", text), fromWire, fromText)
+		if fromText[1].Args == nil {
+			t.Errorf("%q: nil Args", text)
+		}
+	}
+	for _, text := range []string{"Trace Go1.26\nSync", "Trace Go1.26\nSync\n"} {
+		var r TextReader
+		if err := r.Reset(strings.NewReader(text)); err != nil {
+			t.Fatal(err)
+		}
+		if e, err := r.Read(); err != nil || e.Args == nil || len(e.Args) != 0 {
+			t.Errorf("%q: %#v, %v", text, e, err)
+		}
+	}
+}
+
+// TestGo122CPUSample reads the names Go 1.22's tools print for CPUSample
+// ("time p g m stack"; the runtime writes m, p, g) as the same values in
+// wire order, and prints Go 1.23's names.
+func TestGo122CPUSample(t *testing.T) {
+	go122 := "Trace Go1.22\nEventBatch gen=1 m=18446744073709551615 time=3 size=7\nCPUSamples\nCPUSample time=100 p=11 g=22 m=33 stack=4\n"
+	_, evs := readTextEvents(t, []byte(go122))
+	testutil.Diff(t, "args", []uint64{100, 11, 22, 33, 4}, evs[2].Args)
+	back, err := textToText([]byte(go122))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := strings.Replace(go122, "p=11 g=22 m=33", "m=11 p=22 g=33", 1)
+	testutil.DiffText(t, "text", []byte(want), back)
+	// Go 1.23's names read under Go1.22 too; Go 1.22's only there.
+	if _, evs := readTextEvents(t, []byte(want)); !slices.Equal(evs[2].Args, []uint64{100, 11, 22, 33, 4}) {
+		t.Errorf("Go 1.23 names: %v", evs[2].Args)
+	}
+	if _, err := readAllText(strings.NewReader(strings.Replace(go122, "Go1.22", "Go1.23", 1)), nil); !errors.Is(err, ErrSyntax) {
+		t.Errorf("Go 1.22 names in a Go1.23 trace: %v", err)
+	}
+	// Wire: the bytes Go 1.22's runtime wrote, printed with Go 1.23's names.
+	wire, err := toWire([]byte(go122), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, _ := toText(wire)
+	testutil.DiffText(t, "wire to text", []byte(want), text)
 }

@@ -8,8 +8,19 @@ import (
 	"github.com/tracefmt/tracefmt/varint"
 )
 
-// Writer writes events in the binary format. It buffers its output: call
-// Flush at the end.
+// MaxBatchSize is the most bytes of events one batch may hold, as Go's
+// trace parser allows; the writers refuse an event that would make a
+// batch (or an ExperimentalBatch's data) larger.
+const MaxBatchSize = 64 << 10
+
+// Writer writes events in the binary format.
+//
+// It keeps the file valid for Go's trace parser. It computes the size
+// argument of each EventBatch from the events it actually writes after
+// it, so a caller may drop, add or change events freely; and it refuses,
+// with ErrInvalid, an event the parser would misread. It holds each batch
+// until the batch ends, at the next EventBatch, ExperimentalBatch or
+// EndOfGeneration, or at Close: call Close at the end.
 type Writer struct {
 	// PadBatchLengths writes the size of each EventBatch and the data
 	// length of each ExperimentalBatch as a ten-byte varint, as the Go
@@ -20,60 +31,174 @@ type Writer struct {
 	PadBatchLengths bool
 
 	sink
-	v   Version
-	tab *table
 }
 
-// sink is the buffered output both writers append to.
+// sink is the buffered output of both writers, and the batch they have
+// open.
 type sink struct {
-	w   io.Writer
-	buf []byte
-	err error // sticky
+	w      io.Writer
+	buf    []byte
+	err    error // sticky: the underlying writer failed
+	open   bool  // Reset succeeded
+	closed bool
+	h      Header
+	tab    *table
+
+	// The open batch: buf[start:] is its EventBatch and its events so
+	// far, the size goes in buf[at:at+width] (a varint, or the digits
+	// of the text form), and must take pad bytes at least.
+	inBatch          bool
+	start, at, width int
+	pad              int
+	body             int // the batch's events' length on the wire (TextWriter)
 }
 
-// flush writes the buffered bytes to the underlying writer.
-func (s *sink) flush() error {
-	if s.err == nil && len(s.buf) > 0 {
-		_, s.err = s.w.Write(s.buf)
-		s.buf = s.buf[:0]
-	}
-	return s.err
-}
-
+// flushAt is how many buffered bytes make a writer write them out.
 const flushAt = 64 << 10
 
-// NewWriter returns a Writer of version v traces to w. The header is
-// written with the first Flush.
-func NewWriter(w io.Writer, v Version) (*Writer, error) {
-	if !v.Valid() {
-		return nil, fmt.Errorf("%w: Go 1.%d", ErrVersion, uint8(v))
+// usable returns the error a writer's method returns before doing
+// anything, or nil.
+func (s *sink) usable() error {
+	switch {
+	case s.err != nil:
+		return s.err
+	case s.closed:
+		return ErrClosed
+	case !s.open:
+		return ErrNotOpen
 	}
-	buf := make([]byte, 0, flushAt+4096)
-	buf = append(buf, "go 1."...)
-	buf = strconv.AppendUint(buf, uint64(v), 10)
-	buf = append(buf, " trace\x00\x00\x00"...)
-	return &Writer{sink: sink{w: w, buf: buf}, v: v, tab: v.table()}, nil
+	return nil
 }
 
-// Write encodes one event. It refuses an event that does not fit its type
-// (see check) with an error wrapping ErrEvent or ErrEventType. Errors from
-// the underlying writer are sticky.
-func (w *Writer) Write(e *Event) error {
-	if w.err != nil {
-		return w.err
+// reset points s at w for traces of h.Version, keeping its buffer.
+func (s *sink) reset(w io.Writer, h Header) error {
+	buf := s.buf
+	if buf == nil {
+		buf = make([]byte, 0, flushAt+4096)
 	}
-	k, err := check(e, w.v, w.tab)
+	*s = sink{buf: buf[:0]}
+	if !h.Version.Valid() {
+		return fmt.Errorf("%w: Go 1.%d", ErrVersion, uint8(h.Version))
+	}
+	if w == nil {
+		return fmt.Errorf("%w: nil io.Writer", ErrNotOpen)
+	}
+	s.w, s.h, s.tab, s.open = w, h, h.Version.table(), true
+	return nil
+}
+
+// place checks where e goes in the batches Go's parser reads the file as
+// (an EventBatch and the events of its size, an ExperimentalBatch, or, in
+// Go1.26, an EndOfGeneration) and reports whether e ends the open batch.
+func (s *sink) place(e *Event) (endsBatch bool, err error) {
+	switch e.Type {
+	case EvEventBatch, EvEndOfGeneration:
+		return s.inBatch, nil
+	case EvExperimentalBatch:
+		if e.Args[0] >= 0x80 || (e.Widths != nil && e.Widths[0] != 1) {
+			return false, fmt.Errorf("%w: ExperimentalBatch exp=%d: Go's parser reads it as one byte", ErrInvalid, e.Args[0])
+		}
+		if len(e.Data) > MaxBatchSize {
+			return false, fmt.Errorf("%w: ExperimentalBatch of %d bytes, over %d", ErrInvalid, len(e.Data), MaxBatchSize)
+		}
+		return s.inBatch, nil
+	}
+	if !s.inBatch {
+		return false, fmt.Errorf("%w: %v outside a batch", ErrInvalid, e.Type)
+	}
+	return false, nil
+}
+
+// write writes buf[:n] to the underlying writer and keeps the rest.
+func (s *sink) write(n int) error {
+	if n == 0 {
+		return nil
+	}
+	if _, err := s.w.Write(s.buf[:n]); err != nil {
+		s.err = err
+		return err
+	}
+	s.buf = s.buf[:copy(s.buf, s.buf[n:])]
+	s.start -= n
+	s.at -= n
+	return nil
+}
+
+// flush writes the buffered output but for the open batch.
+func (s *sink) flush() error {
+	if err := s.usable(); err != nil {
+		return err
+	}
+	if s.inBatch {
+		return s.write(s.start)
+	}
+	return s.write(len(s.buf))
+}
+
+// resize makes the size field of the open batch n bytes wide, moving the
+// batch's events.
+func (s *sink) resize(n int) {
+	d := n - s.width
+	end := len(s.buf)
+	if d > 0 {
+		s.buf = append(s.buf, make([]byte, d)...)
+	}
+	copy(s.buf[s.at+n:], s.buf[s.at+s.width:end])
+	s.buf = s.buf[:end+d]
+	s.width = n
+}
+
+// NewWriter returns a Writer of traces of h.Version to w. The header is
+// written with the first Flush or Close.
+func NewWriter(w io.Writer, h Header) (*Writer, error) {
+	ww := new(Writer)
+	if err := ww.Reset(w, h); err != nil {
+		return nil, err
+	}
+	return ww, nil
+}
+
+// Reset makes the Writer write a new trace of h.Version to w, keeping its
+// buffer and PadBatchLengths and dropping any unwritten output and error.
+// The zero Writer is ready for Reset; before it, every method returns
+// ErrNotOpen.
+func (w *Writer) Reset(out io.Writer, h Header) error {
+	if err := w.reset(out, h); err != nil {
+		return err
+	}
+	w.buf = append(w.buf, "go 1."...)
+	w.buf = strconv.AppendUint(w.buf, uint64(h.Version), 10)
+	w.buf = append(w.buf, " trace\x00\x00\x00"...)
+	return nil
+}
+
+// Write encodes one event. It refuses, with an error wrapping ErrInvalid,
+// an event that does not fit its type or that would make a file Go's
+// parser misreads (an event outside a batch, a batch over MaxBatchSize);
+// the output is then as if the event had not been given. Errors of the
+// underlying writer are sticky.
+func (w *Writer) Write(e *Event) error {
+	if err := w.usable(); err != nil {
+		return err
+	}
+	k, err := check(e, w.h.Version, w.tab)
 	if err != nil {
 		return err
 	}
+	ends, err := w.place(e)
+	if err != nil {
+		return err
+	}
+	if ends {
+		if err := w.endBatch(); err != nil {
+			return err
+		}
+	}
+	mark := len(w.buf)
 	b := append(w.buf, byte(e.Type))
 	if e.Widths == nil {
 		for _, a := range e.Args {
 			b = varint.Append(b, a)
-		}
-		if w.PadBatchLengths && e.Type == EvEventBatch {
-			b = b[:len(b)-varint.Len(e.Args[3])]
-			b, _ = varint.AppendPadded(b, e.Args[3], varint.MaxLen)
 		}
 		if k&kData != 0 {
 			if w.PadBatchLengths && e.Type == EvExperimentalBatch {
@@ -90,16 +215,71 @@ func (w *Writer) Write(e *Event) error {
 			b, _ = varint.AppendPadded(b, uint64(len(e.Data)), int(e.Widths[len(e.Args)]))
 		}
 	}
-	b = append(b, e.Data...)
-	w.buf = b
-	if len(b) >= flushAt {
-		return w.Flush()
+	w.buf = append(b, e.Data...)
+	switch {
+	case w.inBatch:
+		if len(w.buf)-(w.at+w.width) > MaxBatchSize {
+			w.buf = w.buf[:mark]
+			return fmt.Errorf("%w: %v would make its batch longer than %d bytes", ErrInvalid, e.Type, MaxBatchSize)
+		}
+	case e.Type == EvEventBatch:
+		w.beginBatch(e, mark)
+	case len(w.buf) >= flushAt:
+		return w.write(len(w.buf))
 	}
 	return nil
 }
 
-// Flush writes the buffered bytes to the underlying writer.
+// beginBatch opens the batch of the EventBatch e just written at mark. Its
+// size was written as given, which is right when the batch comes back
+// unchanged: endBatch puts the true one.
+func (w *Writer) beginBatch(e *Event, mark int) {
+	size := e.Args[3]
+	width := varint.Len(size)
+	pad := 0
+	if e.Widths != nil {
+		pad = int(e.Widths[3])
+	} else if w.PadBatchLengths {
+		pad = varint.MaxLen
+		w.buf, _ = varint.AppendPadded(w.buf[:len(w.buf)-width], size, pad)
+	}
+	width = max(width, pad)
+	w.inBatch, w.start, w.at, w.width, w.pad = true, mark, len(w.buf)-width, width, pad
+}
+
+// endBatch writes the open batch's size, the length of its events.
+func (w *Writer) endBatch() error {
+	size := len(w.buf) - (w.at + w.width)
+	if n := max(varint.Len(uint64(size)), w.pad); n != w.width {
+		w.resize(n)
+	}
+	varint.AppendPadded(w.buf[:w.at:w.at+w.width], uint64(size), w.width)
+	w.inBatch = false
+	if len(w.buf) >= flushAt {
+		return w.write(len(w.buf))
+	}
+	return nil
+}
+
+// Flush writes the buffered output to the underlying writer, but for the
+// open batch, whose size is known only at its end.
 func (w *Writer) Flush() error { return w.flush() }
+
+// Close ends the open batch and writes all the output. It does not close
+// the underlying writer. Write after Close returns ErrClosed.
+func (w *Writer) Close() error {
+	if err := w.usable(); err != nil {
+		return err
+	}
+	if w.inBatch {
+		if err := w.endBatch(); err != nil {
+			return err
+		}
+	}
+	err := w.write(len(w.buf))
+	w.closed = true
+	return err
+}
 
 // check reports whether e can be written as a version v event: its
 // version is v (or 0), its type is one of v's, it has the type's number of
@@ -107,30 +287,33 @@ func (w *Writer) Flush() error { return w.flush() }
 // and Widths, when set, has one width per varint, each wide enough for its
 // value and at most ten bytes. It returns the type's table flags.
 func check(e *Event, v Version, tab *table) (uint8, error) {
+	if e == nil {
+		return 0, fmt.Errorf("%w: nil *Event", ErrInvalid)
+	}
 	if e.Version != v && e.Version != 0 {
-		return 0, fmt.Errorf("%w: %v event in a %v trace", ErrEvent, e.Version, v)
+		return 0, fmt.Errorf("%w: %v event in a %v trace", ErrInvalid, e.Version, v)
 	}
 	k := tab.kind[e.Type]
 	if k == 0 {
-		return 0, fmt.Errorf("%w %d in a %v trace", ErrEventType, uint8(e.Type), v)
+		return 0, &refusal{fmt.Sprintf("gotraceraw: invalid event: unknown event type %d in a %v trace", uint8(e.Type), v), []error{ErrInvalid, ErrEventType}}
 	}
 	na := int(tab.nargs[e.Type])
 	if k&kStack != 0 {
 		if len(e.Args) < na || e.Args[1] != uint64(len(e.Args)-na)/4 || (len(e.Args)-na)%4 != 0 {
-			return 0, fmt.Errorf("%w: %v needs 2 arguments and 4 per frame, has %d", ErrEvent, e.Type, len(e.Args))
+			return 0, fmt.Errorf("%w: %v needs 2 arguments and 4 per frame, has %d", ErrInvalid, e.Type, len(e.Args))
 		}
 	} else if len(e.Args) != na {
-		return 0, fmt.Errorf("%w: %v needs %d arguments, has %d", ErrEvent, e.Type, na, len(e.Args))
+		return 0, fmt.Errorf("%w: %v needs %d arguments, has %d", ErrInvalid, e.Type, na, len(e.Args))
 	}
 	hasData := 0
 	if k&kData != 0 {
 		hasData = 1
 	} else if e.Data != nil {
-		return 0, fmt.Errorf("%w: %v has no data", ErrEvent, e.Type)
+		return 0, fmt.Errorf("%w: %v has no data", ErrInvalid, e.Type)
 	}
 	if e.Widths != nil {
 		if len(e.Widths) != len(e.Args)+hasData {
-			return 0, fmt.Errorf("%w: %v has %d widths for %d varints", ErrEvent, e.Type, len(e.Widths), len(e.Args)+hasData)
+			return 0, fmt.Errorf("%w: %v has %d widths for %d varints", ErrInvalid, e.Type, len(e.Widths), len(e.Args)+hasData)
 		}
 		for i, wd := range e.Widths {
 			var x uint64
@@ -140,9 +323,19 @@ func check(e *Event, v Version, tab *table) (uint8, error) {
 				x = uint64(len(e.Data))
 			}
 			if int(wd) < varint.Len(x) || wd > varint.MaxLen {
-				return 0, fmt.Errorf("%w: %v varint %d is %d, which needs %d bytes, given %d", ErrEvent, e.Type, i, x, varint.Len(x), wd)
+				return 0, fmt.Errorf("%w: %v varint %d is %d, which needs %d bytes, given %d", ErrInvalid, e.Type, i, x, varint.Len(x), wd)
 			}
 		}
 	}
 	return k, nil
 }
+
+// refusal is an error that wraps several sentinels and names the package
+// once.
+type refusal struct {
+	msg  string
+	errs []error
+}
+
+func (e *refusal) Error() string   { return e.msg }
+func (e *refusal) Unwrap() []error { return e.errs }

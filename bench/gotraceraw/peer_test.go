@@ -62,14 +62,14 @@ func TestMain(m *testing.M) {
 	if err != nil {
 		panic(err)
 	}
-	gw, _ := gotraceraw.NewTextWriter(&ours, gr.Version())
+	gw, _ := gotraceraw.NewTextWriter(&ours, gr.Header())
 	for e, err := range gr.All() {
 		if err != nil {
 			panic(err)
 		}
 		gw.Write(e)
 	}
-	gw.Flush()
+	gw.Close()
 	if !bytes.Equal(text, ours.Bytes()) {
 		fmt.Fprintln(os.Stderr, "gotraceraw's text differs from Go's")
 		os.Exit(1)
@@ -204,7 +204,7 @@ func goEvents(b *testing.B) []raw.Event {
 	return evs
 }
 
-func ourEvents(b *testing.B) (gotraceraw.Version, []*gotraceraw.Event) {
+func ourEvents(b *testing.B) (gotraceraw.Header, []*gotraceraw.Event) {
 	r, err := gotraceraw.NewReader(bytes.NewReader(data))
 	if err != nil {
 		b.Fatal(err)
@@ -217,7 +217,7 @@ func ourEvents(b *testing.B) (gotraceraw.Version, []*gotraceraw.Event) {
 		}
 		evs = append(evs, e.Clone())
 	}
-	return r.Version(), evs
+	return r.Header(), evs
 }
 
 func BenchmarkTextWriter(b *testing.B) {
@@ -237,17 +237,17 @@ func BenchmarkTextWriter(b *testing.B) {
 		})
 	})
 	b.Run("ours", func(b *testing.B) {
-		v, evs := ourEvents(b)
+		h, evs := ourEvents(b)
 		b.SetBytes(int64(len(text))) // what it writes
 		b.ReportAllocs()
 		measure(b, len(evs), func() {
-			w, _ := gotraceraw.NewTextWriter(io.Discard, v)
+			w, _ := gotraceraw.NewTextWriter(io.Discard, h)
 			for _, e := range evs {
 				if err := w.Write(e); err != nil {
 					b.Fatal(err)
 				}
 			}
-			w.Flush()
+			w.Close()
 		})
 	})
 }
@@ -269,17 +269,17 @@ func BenchmarkWireWriter(b *testing.B) {
 		})
 	})
 	b.Run("ours", func(b *testing.B) {
-		v, evs := ourEvents(b)
+		h, evs := ourEvents(b)
 		b.SetBytes(int64(len(data))) // what it writes, but for the runtime's batch padding
 		b.ReportAllocs()
 		measure(b, len(evs), func() {
-			w, _ := gotraceraw.NewWriter(io.Discard, v)
+			w, _ := gotraceraw.NewWriter(io.Discard, h)
 			for _, e := range evs {
 				if err := w.Write(e); err != nil {
 					b.Fatal(err)
 				}
 			}
-			w.Flush()
+			w.Close()
 		})
 	})
 }

@@ -9,58 +9,62 @@
 // -d=wire FILE` prints. With -wire, batch lengths are padded to ten bytes
 // as the runtime pads them, so the text of a runtime-written trace turns
 // back into the very same bytes; -canonical writes minimal varints instead.
-// FILE "-" is standard input.
+// Batch sizes are always the length of the events that follow, whatever
+// the input says. FILE "-" is standard input.
+//
+// Exit status: 0 done, 1 FILE cannot be read or is damaged (the events
+// before the damage are written, as `go tool trace -d=wire` prints them),
+// 2 a bad flag or argument.
 package main
 
 import (
 	"bufio"
 	"errors"
-	"flag"
-	"fmt"
 	"io"
 	"os"
 
 	"github.com/tracefmt/tracefmt/gotraceraw"
+	"github.com/tracefmt/tracefmt/internal/cli"
 )
 
+const usage = "usage: gotracetext [-wire [-canonical]] FILE"
+
 func main() {
-	wire := flag.Bool("wire", false, "read a text trace and write the binary form")
-	canonical := flag.Bool("canonical", false, "with -wire: minimal varints, no runtime padding")
-	flag.Usage = func() {
-		fmt.Fprintln(os.Stderr, "usage: gotracetext [-wire [-canonical]] FILE")
-		flag.PrintDefaults()
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	c := cli.New("gotracetext", usage, stderr)
+	wire := c.Flags.Bool("wire", false, "read a text trace and write the binary form")
+	canonical := c.Flags.Bool("canonical", false, "with -wire: minimal varints, no runtime padding")
+	if ok, code := c.Parse(args); !ok {
+		return code
 	}
-	flag.Parse()
-	if flag.NArg() != 1 {
-		flag.Usage()
-		os.Exit(2)
+	if c.Flags.NArg() != 1 {
+		return c.BadUsage("want one FILE, got %d arguments", c.Flags.NArg())
 	}
-	in, err := open(flag.Arg(0))
+	if *canonical && !*wire {
+		return c.BadUsage("-canonical needs -wire")
+	}
+	name := c.Flags.Arg(0)
+	in, closeIn, err := cli.Open(name)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "gotracetext:", err)
-		os.Exit(1)
+		return c.Failf(name, err)
 	}
-	defer in.Close()
-	out := bufio.NewWriterSize(os.Stdout, 64<<10)
+	defer closeIn()
+	out := bufio.NewWriterSize(stdout, 64<<10)
 	if *wire {
 		err = toWire(out, in, !*canonical)
 	} else {
 		err = toText(out, in)
 	}
-	if ferr := out.Flush(); err == nil {
-		err = ferr
+	if ferr := out.Flush(); err == nil && ferr != nil {
+		return c.Failf("", ferr)
 	}
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "gotracetext:", err)
-		os.Exit(1)
+		return c.Failf(name, err)
 	}
-}
-
-func open(name string) (io.ReadCloser, error) {
-	if name == "-" {
-		return io.NopCloser(os.Stdin), nil
-	}
-	return os.Open(name)
+	return cli.OK
 }
 
 // toText writes the text form of the binary trace in r to w. On a bad
@@ -70,7 +74,7 @@ func toText(w io.Writer, r io.Reader) error {
 	if err != nil {
 		return err
 	}
-	tw, err := gotraceraw.NewTextWriter(w, rd.Version())
+	tw, err := gotraceraw.NewTextWriter(w, rd.Header())
 	if err != nil {
 		return err
 	}
@@ -83,7 +87,7 @@ func toWire(w io.Writer, r io.Reader, pad bool) error {
 	if err != nil {
 		return err
 	}
-	ww, err := gotraceraw.NewWriter(w, rd.Version())
+	ww, err := gotraceraw.NewWriter(w, rd.Header())
 	if err != nil {
 		return err
 	}
@@ -93,9 +97,10 @@ func toWire(w io.Writer, r io.Reader, pad bool) error {
 
 type eventWriter interface {
 	Write(*gotraceraw.Event) error
-	Flush() error
+	Close() error
 }
 
+// copyEvents writes events to w until they end or fail, and closes w.
 func copyEvents(w eventWriter, events func(func(*gotraceraw.Event, error) bool)) error {
 	var readErr error
 	for ev, err := range events {
@@ -107,5 +112,5 @@ func copyEvents(w eventWriter, events func(func(*gotraceraw.Event, error) bool))
 			return err
 		}
 	}
-	return errors.Join(w.Flush(), readErr)
+	return errors.Join(w.Close(), readErr)
 }

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"io"
 	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/tracefmt/tracefmt/internal/testutil"
@@ -48,5 +50,46 @@ func TestCut(t *testing.T) {
 	err = toText(&text, bytes.NewReader(data[:len(data)-3]))
 	if !errors.Is(err, io.ErrUnexpectedEOF) || text.Len() == 0 {
 		t.Errorf("cut trace: %v, %d bytes of text", err, text.Len())
+	}
+}
+
+// TestCommandLine checks the behaviour every example command shares.
+func TestCommandLine(t *testing.T) {
+	trace := "../../gotraceraw/testdata/gotest.trace"
+	missing := filepath.Join(t.TempDir(), "missing.trace")
+	cut := filepath.Join(t.TempDir(), "cut.trace")
+	data := testutil.ReadFile(t, trace)
+	if err := os.WriteFile(cut, data[:len(data)-3], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args   []string
+		code   int
+		stderr string // a substring of stderr; "" means empty stderr
+		out    bool   // stdout is not empty
+	}{
+		{[]string{"-h"}, 0, "usage: gotracetext", false},
+		{[]string{"-bogus", trace}, 2, "gotracetext: flag provided but not defined: -bogus\nusage:", false},
+		{[]string{}, 2, "gotracetext: want one FILE, got 0 arguments\nusage:", false},
+		{[]string{"-canonical", trace}, 2, "gotracetext: -canonical needs -wire\n", false},
+		{[]string{missing}, 1, "gotracetext: open " + missing + ": no such file", false},
+		{[]string{cut}, 1, "gotracetext: " + cut + ": gotraceraw: offset", true},
+		{[]string{"-wire", trace}, 1, "gotracetext: " + trace + ": gotraceraw: line 1: not a Go execution trace header", false},
+		{[]string{trace}, 0, "", true},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := run(tc.args, &stdout, &stderr)
+		if code != tc.code {
+			t.Errorf("%q: exit %d, want %d (stderr %q)", tc.args, code, tc.code, stderr.String())
+		}
+		if tc.stderr == "" && stderr.Len() != 0 || !strings.Contains(stderr.String(), tc.stderr) {
+			t.Errorf("%q: stderr %q, want %q", tc.args, stderr.String(), tc.stderr)
+		}
+		if code == 1 && strings.Count(stderr.String(), "\n") != 1 {
+			t.Errorf("%q: stderr is not one line: %q", tc.args, stderr.String())
+		}
+		if (stdout.Len() > 0) != tc.out {
+			t.Errorf("%q: %d bytes on stdout", tc.args, stdout.Len())
+		}
 	}
 }

@@ -65,7 +65,7 @@ func summarizeGoTrace(w io.Writer, data []byte) error {
 			}
 		}
 	}
-	fmt.Fprintf(w, "  version %v, %d bytes, %d events\n", r.Version(), len(data), events)
+	fmt.Fprintf(w, "  version %v, %d bytes, %d events\n", r.Header().Version, len(data), events)
 	fmt.Fprintf(w, "  generations %d, batches %d", len(gens), counts[gotraceraw.EvEventBatch])
 	if n := counts[gotraceraw.EvExperimentalBatch]; n > 0 {
 		fmt.Fprintf(w, " (+%d experimental)", n)
