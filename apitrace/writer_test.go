@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/tracefmt/tracefmt/internal/testutil"
@@ -306,4 +307,70 @@ func equalFrame(a, b *Frame) bool {
 	x, y := *a, *b
 	x.def, y.def = 0, 0
 	return x == y
+}
+
+// TestRealDumpDropped drops the enter events of some calls with the event
+// Writer, leaving their leave events in, and checks with the real
+// `apitrace dump` that no call of the copy is incomplete that was complete
+// in the original and that it holds as many calls as were kept.
+func TestRealDumpDropped(t *testing.T) {
+	tool := testutil.Tool(t, "apitrace")
+	dir := t.TempDir()
+	for _, name := range []string{"glxsimple.trace", "threads.trace", "incomplete-call.trace", "tri.trace"} {
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join("testdata", name)
+			data := testutil.ReadFile(t, path)
+			r, err := NewReader(bytes.NewReader(data))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var buf bytes.Buffer
+			w, err := NewWriter(&buf, r.Header())
+			if err != nil {
+				t.Fatal(err)
+			}
+			for ev, err := range r.All() {
+				if err != nil {
+					t.Fatal(err)
+				}
+				if ev.Kind == Enter && ev.Call%2 == 1 {
+					continue // its leave is written and must be dropped
+				}
+				if err := w.Write(ev); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := w.Close(); err != nil {
+				t.Fatal(err)
+			}
+			copyPath := filepath.Join(dir, name)
+			if err := os.WriteFile(copyPath, buf.Bytes(), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			countCalls := func(dump []byte) (calls, incomplete int) {
+				for _, line := range strings.Split(string(dump), "\n") {
+					if line != "" && line[0] >= '0' && line[0] <= '9' {
+						calls++
+						if strings.HasSuffix(line, "// incomplete") {
+							incomplete++
+						}
+					}
+				}
+				return calls, incomplete
+			}
+			_, wantIncomplete := countCalls(realDumpFlat(t, tool, path))
+			gotCalls, gotIncomplete := countCalls(realDumpFlat(t, tool, copyPath))
+			if gotIncomplete > wantIncomplete || uint64(gotCalls) != w.Calls() {
+				t.Errorf("apitrace dump: %d calls (%d incomplete), want %d (at most %d incomplete)", gotCalls, gotIncomplete, w.Calls(), wantIncomplete)
+			}
+		})
+	}
+}
+
+func realDumpFlat(t *testing.T, tool, path string) []byte {
+	cmd := exec.Command(tool, "dump", "--color=never", "--multiline=no", "-v", path)
+	var stdout bytes.Buffer
+	cmd.Stdout = &stdout
+	_ = cmd.Run()
+	return stdout.Bytes()
 }
