@@ -30,6 +30,9 @@ func isXRay(head []byte) bool { return xrayOrder(head) != nil }
 // buffers, records by kind and the time the records span (TSCs rebuilt
 // from the deltas as llvm-xray does, per thread buffer).
 func summarizeXRay(w io.Writer, data []byte) error {
+	if !isXRay(data) {
+		return fmt.Errorf("not an XRay log (no version 1 to 5 header)")
+	}
 	rd, err := xrayfdr.NewReader(bytes.NewReader(data))
 	if err != nil {
 		return err
@@ -120,8 +123,5 @@ func summarizeXRay(w io.Writer, data []byte) error {
 		span := float64(hi-lo) / float64(max(h.CycleFrequency, 1))
 		fmt.Fprintf(w, "  time span %.6f s (TSC %d to %d)\n", span, lo, hi)
 	}
-	if rerr != nil {
-		fmt.Fprintf(w, "  stopped: %v\n", rerr)
-	}
-	return nil
+	return rerr // the summary stops at the first error
 }
