@@ -295,11 +295,16 @@ func (rd *Reader) Read() (*Record, error) {
 			w, d = binary.BigEndian.Uint32(b), binary.BigEndian.Uint32(b[4:])
 		}
 		if act := rd.c.fAct.Get(uint64(w)); act <= uint64(EnterArg) {
-			rd.rec = Record{Kind: KindFunction, Action: Action(act), FuncID: int32(rd.c.fID.Get(uint64(w))),
-				Delta: int64(d), Raw: b[:FunctionSize:FunctionSize], Offset: rd.off + int64(rd.pos)}
+			// Field by field: assigning a whole Record to the Reader's
+			// (a heap object with pointers) costs a runtime call.
+			r := &rd.rec
+			r.Kind, r.Action, r.FuncID, r.Delta = KindFunction, Action(act), int32(rd.c.fID.Get(uint64(w))), int64(d)
+			r.CPU, r.TSC, r.TID, r.PID, r.Seconds, r.Micros, r.EventType, r.Arg, r.Extents = 0, 0, 0, 0, 0, 0, 0, 0, 0
+			r.Data, r.Raw, r.Skipped = nil, b[:FunctionSize:FunctionSize], nil
+			r.Offset = rd.off + int64(rd.pos)
 			rd.pos += FunctionSize
 			rd.budget -= FunctionSize
-			return &rd.rec, nil
+			return r, nil
 		}
 	}
 	return rd.readSlow()
