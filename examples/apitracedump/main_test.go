@@ -2,9 +2,14 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/tracefmt/tracefmt/internal/testutil"
 )
 
 // TestRun checks the command against apitrace 11.1's own output for the
@@ -40,5 +45,66 @@ func TestRun(t *testing.T) {
 	}
 	if code := run([]string{filepath.Join(dir, "missing.trace")}, &stdout, &stderr); code != 1 {
 		t.Errorf("missing file: exit %d", code)
+	}
+}
+
+// exitCases are command lines whose exit status (and, for some, message)
+// apitracedump shares with apitrace dump.
+var exitCases = []struct {
+	name    string
+	args    []string
+	code    int
+	message string // a line apitrace dump prints on stderr too
+}{
+	{"help", []string{"-h"}, 0, ""},
+	{"long help", []string{"--help"}, 0, ""},
+	{"bad option", []string{"--nope", "x.trace"}, 1, ""},
+	{"missing file", []string{"missing.trace"}, 1, "error: failed to open missing.trace"},
+	{"damaged", []string{"damaged.trace"}, 1, ""},
+	{"cut short", []string{"zlib-no-eof.trace"}, 0, ""},
+}
+
+// TestExitStatus checks apitracedump's exit statuses: those of apitrace
+// dump, not of the other example commands.
+func TestExitStatus(t *testing.T) {
+	dir := filepath.Join("..", "..", "apitrace", "testdata", "dump")
+	wd, _ := os.Getwd()
+	if err := os.Chdir(dir); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Chdir(wd)
+	for _, tc := range exitCases {
+		var stdout, stderr bytes.Buffer
+		code := run(tc.args, &stdout, &stderr)
+		if code != tc.code || tc.message != "" && !strings.Contains(stderr.String(), tc.message+"\n") {
+			t.Errorf("%s: exit %d, stderr %q; want exit %d and %q", tc.name, code, stderr.String(), tc.code, tc.message)
+		}
+		if tc.code == 0 && strings.Contains(tc.name, "help") && !strings.HasPrefix(stdout.String(), "usage: apitracedump") {
+			t.Errorf("%s: usage not on stdout: %q", tc.name, stdout.String())
+		}
+	}
+}
+
+// TestExitStatusAgainstApitrace runs the same command lines through the
+// real apitrace dump.
+func TestExitStatusAgainstApitrace(t *testing.T) {
+	tool := testutil.Tool(t, "apitrace")
+	dir := filepath.Join("..", "..", "apitrace", "testdata", "dump")
+	for _, tc := range exitCases {
+		cmd := exec.Command(tool, append([]string{"dump"}, tc.args...)...)
+		cmd.Dir = dir
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		err := cmd.Run()
+		code := 0
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		if code != tc.code || tc.message != "" && !strings.Contains(stderr.String(), tc.message+"\n") {
+			t.Errorf("%s: apitrace dump exits %d, stderr %q; the test expects %d and %q", tc.name, code, stderr.String(), tc.code, tc.message)
+		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/tracefmt/tracefmt/apitrace"
@@ -78,5 +79,36 @@ func TestRepackContainer(t *testing.T) {
 		if h := r.Header(); h.Container != c || h.Version != 6 || h.SemanticVersion != 4 {
 			t.Fatalf("header %+v", h)
 		}
+	}
+}
+
+func TestUsage(t *testing.T) {
+	var stderr bytes.Buffer
+	if code := run([]string{"-h"}, &stderr); code != 0 || !strings.Contains(stderr.String(), "usage: apitracerepack") {
+		t.Errorf("-h: exit %d, %q", code, stderr.String())
+	}
+	for _, args := range [][]string{{"-bogus", "a", "b"}, {"a"}, {"a", "b", "c"}} {
+		stderr.Reset()
+		code := run(args, &stderr)
+		first, _, _ := strings.Cut(stderr.String(), "\n")
+		if code != 2 || !strings.HasPrefix(first, "apitracerepack: ") || !strings.Contains(stderr.String(), "usage:") {
+			t.Errorf("%q: exit %d, %q", args, code, stderr.String())
+		}
+	}
+}
+
+func TestUnreadable(t *testing.T) {
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "missing.trace")
+	var stderr bytes.Buffer
+	code := run([]string{missing, filepath.Join(dir, "out.trace")}, &stderr)
+	if msg := stderr.String(); code != 1 || !strings.HasPrefix(msg, "apitracerepack: ") || !strings.Contains(msg, missing) || strings.Count(msg, "\n") != 1 {
+		t.Errorf("exit %d, %q", code, msg)
+	}
+	stderr.Reset()
+	cut := input(t, "zlib-no-eof.trace")
+	code = run([]string{cut, filepath.Join(dir, "out.trace")}, &stderr)
+	if msg := stderr.String(); code != 1 || !strings.Contains(msg, cut) || !strings.Contains(msg, "unexpected EOF") {
+		t.Errorf("cut input: exit %d, %q", code, msg)
 	}
 }
