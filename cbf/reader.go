@@ -15,14 +15,17 @@ const (
 	bufSize = 64 << 10
 	// maxInstr is the longest instruction: omit with x=1 and 32 count bytes.
 	maxInstr = 33
+)
 
-	// DefaultMaxFrames is the most frames Read collects into one Record
-	// when Reader.MaxFrames is 0.
+// Limits of a Reader when its fields are 0.
+const (
+	// DefaultMaxFrames is the most frames of one backtrace Read collects
+	// into a Record when Reader.MaxFrames is 0.
 	DefaultMaxFrames = 1 << 21
 	// DefaultMaxRepeat is the largest rep count a Reader accepts when
 	// Reader.MaxRepeat is 0: that of Swift's decoder, which turns a larger
-	// one into a truncated frame (maxRepeatCount 1,048,576 iterations
-	// after the first copy).
+	// one into a truncated frame (it repeats a frame at most 1,048,576
+	// times after the first copy).
 	DefaultMaxRepeat = 1<<20 + 1
 )
 

@@ -11,9 +11,9 @@ import (
 )
 
 // MaxRepeatRun is the most copies one rep instruction carries when a
-// Writer encodes a run of equal frames; a longer run takes several. Swift's
-// newest tests say its encoder never writes more (maxRepeatCount); the
-// code that does so is not in the Swift sources read for this package.
+// Writer encodes a run of equal frames; a longer run takes several.
+// Swift's newest tests say its encoder never writes more, though how it
+// splits a longer run could not be checked in its sources.
 const MaxRepeatRun = 1 << 20
 
 // encoder holds the state of one record being encoded with Swift's rules.
