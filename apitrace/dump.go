@@ -65,15 +65,6 @@ type DumpOptions struct {
 // prints nothing (apitrace prints the properties it half read, padded with
 // bytes read past the end), Brotli and zstd containers are refused with an
 // error (the Reader does not decode them), and --grep uses Go's RE2 syntax.
-//
-// Performance (2026-11-21, 2-core VM shared with other jobs, load about 5,
-// bench/apitrace/dump-compare.sh): the whole process on glxgears-20s.trace
-// (778,015 calls, 29.5 MB of text) takes a median 0.34 s wall and 0.13 s of
-// CPU against 1.05 s and 0.48 s for apitrace dump --color=never, 3.1 times
-// faster in wall time and 3.7 times in CPU time (2.4 times at load 0.7
-// before whole floats got a fast path). In process, reading and printing
-// run at 5.8 million calls per second, and printing a call allocates
-// nothing once its signatures have been seen.
 type Dumper struct {
 	w    io.Writer
 	opts DumpOptions

@@ -45,6 +45,80 @@ func ExampleCallReader() {
 	// 7 glGetIntegerv 2 args, incomplete: true
 }
 
+// Read every event of a trace: enters and leaves, as the tracer wrote them.
+func ExampleReader() {
+	f, err := os.Open("testdata/tri.trim.trace")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer f.Close()
+	r, err := apitrace.NewReader(f)
+	if err != nil {
+		log.Fatal(err)
+	}
+	enters, leaves := 0, 0
+	for ev, err := range r.All() {
+		if err != nil {
+			log.Fatal(err)
+		}
+		if ev.Kind == apitrace.Enter {
+			enters++
+		} else {
+			leaves++
+		}
+	}
+	fmt.Println(enters, "enters,", leaves, "leaves")
+	// Output:
+	// 21 enters, 21 leaves
+}
+
+// Read the calls of a trace, keep some and write them to a new trace, in
+// the same container: the new trace holds exactly the calls kept, numbered
+// from 0, as apitrace dump would print them.
+func ExampleCallWriter() {
+	f, err := os.Open("testdata/glxsimple.trace")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer f.Close()
+	cr, err := apitrace.NewCallReader(f)
+	if err != nil {
+		log.Fatal(err)
+	}
+	var out bytes.Buffer
+	w, err := apitrace.NewCallWriter(&out, cr.Header())
+	if err != nil {
+		log.Fatal(err)
+	}
+	for call, err := range cr.All() {
+		if err != nil {
+			log.Fatal(err)
+		}
+		if call.Name() != "glXSwapBuffers" {
+			continue // keep the frame ends only
+		}
+		if err := w.Write(call); err != nil {
+			log.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		log.Fatal(err)
+	}
+
+	// Print the new trace as apitrace dump does.
+	d := apitrace.NewDumper(os.Stdout, apitrace.DumpOptions{NoMultiline: true})
+	if err := d.Trace(&out); err != nil {
+		log.Fatal(err)
+	}
+	// Output:
+	// 0 glXSwapBuffers(dpy = 0x236a280, drawable = 41943041)
+	// 1 glXSwapBuffers(dpy = 0x236a280, drawable = 41943041)
+	// 2 glXSwapBuffers(dpy = 0x236a280, drawable = 41943041)
+	// 3 glXSwapBuffers(dpy = 0x236a280, drawable = 41943041)
+	// 4 glXSwapBuffers(dpy = 0x236a280, drawable = 41943041)
+	// 5 glXSwapBuffers(dpy = 0x236a280, drawable = 41943041)
+}
+
 // Write a small trace by hand, then read it back.
 func ExampleWriter() {
 	var buf bytes.Buffer

@@ -335,10 +335,11 @@ type Arg struct {
 // Reader fills it in. A leave event has Call, the output Args and Ret. The
 // stream lets any detail appear in either event and the Reader keeps what is
 // there; the Writer writes details in apitrace's order: enter
-// flags, backtrace, args; leave args, ret.
+// flags, backtrace, args; leave args, ret. For the Writer, Call only pairs
+// a leave with its enter: it numbers the calls itself.
 //
-// Slices and values in an Event returned by Read are valid until the next
-// call to Read; Clone makes a copy to keep.
+// An Event returned by Read, with its slices and values, is valid until the
+// next call to Read; Clone makes a copy to keep.
 type Event struct {
 	Kind      Kind
 	Call      uint64
