@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/tracefmt/tracefmt/internal/testutil"
@@ -231,5 +232,45 @@ func TestImageMapFrameworkVersion1(t *testing.T) {
 			t.Fatal(err)
 		}
 		testutil.Diff(t, "version "+v, m, back)
+	}
+}
+
+// Image map writers never lie either: random paths made of the pieces
+// the path encoder treats specially (fixed prefixes, separators, the
+// framework form and its version byte, long runs) decode back as written.
+func TestImageMapPathsProperty(t *testing.T) {
+	pieces := []string{"/", "/", `\`, "lib", "usr", "a", "b", "z.1.dylib", ".framework/Versions/", "A", "\x01",
+		"/System/Library/Frameworks", "/usr/lib", "/lib", `C:\Program Files`, "AppKit", "/AppKit", strings.Repeat("x", 70)}
+	rng := rand.New(rand.NewPCG(9, 10))
+	for i := range 3000 {
+		m := ImageMap{Platform: "test", Word: Word64}
+		for j := range 1 + rng.IntN(6) {
+			var p strings.Builder
+			for range rng.IntN(8) {
+				p.WriteString(pieces[rng.IntN(len(pieces))])
+			}
+			path := p.String()
+			if rng.IntN(4) == 0 {
+				// /<name>.framework/Versions/<v>/<name>, as the encoder's
+				// framework form wants it.
+				name := []string{"AppKit", "a", "X"}[rng.IntN(3)]
+				v := []string{"A", "C", "\x01", "1"}[rng.IntN(4)]
+				path += "/" + name + ".framework/Versions/" + v + "/" + name
+			}
+			base := uint64(j+1) << 20
+			m.Images = append(m.Images, Image{Base: base, EndOfText: base + 0x1000, Path: path})
+		}
+		enc, err := AppendImageMap(nil, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, _, err := ImageMapDecoder{Strict: true}.Decode(enc)
+		if err != nil {
+			t.Fatalf("%d: %q: %v", i, m.Images, err)
+		}
+		testutil.Diff(t, "paths", m, back)
+		if t.Failed() {
+			t.Fatalf("%d: % x", i, enc)
+		}
 	}
 }
