@@ -138,7 +138,7 @@ func parseArg(line []byte, a *Arg) parseResult {
 	}
 	rest := line[2:]
 	k := bytes.Index(rest, []byte(" = "))
-	if k <= 0 || bytes.IndexAny(rest[:k], " \t") >= 0 {
+	if k <= 0 || bytes.ContainsAny(rest[:k], " \t") {
 		return badRecord
 	}
 	a.Name = rest[:k]
@@ -316,7 +316,7 @@ func parseTime(b []byte) (ms int64, n int, canon bool, res parseResult) {
 
 // word reports whether b is non-empty and has no spaces or tabs.
 func word(b []byte) bool {
-	return len(b) > 0 && bytes.IndexAny(b, " \t") < 0
+	return len(b) > 0 && !bytes.ContainsAny(b, " \t")
 }
 
 // canonHex reads a whole canonical hex number.
@@ -413,7 +413,7 @@ func parseResource(line []byte, r *Resource) bool {
 // validFlags reports whether b can stand between a resource line's
 // brackets.
 func validFlags(b []byte) bool {
-	return len(b) > 0 && bytes.IndexAny(b, "[]\n") < 0
+	return len(b) > 0 && !bytes.ContainsAny(b, "[]\n")
 }
 
 // parseAttachment parses "& <name> : <path>". The path is the rest of

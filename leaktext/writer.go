@@ -231,7 +231,7 @@ func checkCall(c *Call) error {
 	case c.HasTime && (c.Time < 0 || c.Time > maxInt32):
 		return invalid("call time %d ms: the real reader keeps 32 bits", c.Time)
 	}
-	if hasNL(c.Func) || hasNL(c.Type) || bytes.IndexAny(c.Type, "<>") >= 0 ||
+	if hasNL(c.Func) || hasNL(c.Type) || bytes.ContainsAny(c.Type, "<>") ||
 		(c.Type != nil && len(c.Type) == 0) || (c.Type == nil && bytes.HasSuffix(c.Func, []byte(">"))) ||
 		(!c.HasTime && c.Context == 0 && len(c.Func) > 1 && c.Func[0] == '@' && isHex(c.Func[1])) ||
 		(!c.HasTime && len(c.Func) > 0 && c.Func[0] == '[' && timeLike(c.Func)) {
