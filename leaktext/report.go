@@ -61,7 +61,8 @@ type Comment struct {
 	Text  []byte
 }
 
-// ReadReport reads a whole report as sp-rtrace-postproc reads a text one:
+// ReadReport reads a whole report as sp-rtrace-postproc reads a text one
+// (but for what its reader loses, listed in the package documentation):
 //   - a run of call lines shares the frames that follow the last of them
 //     (compressed reports); an empty line, or any record other than a
 //     temporary comment, ends the run;
