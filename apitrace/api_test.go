@@ -334,4 +334,11 @@ func TestWriterPairsLeaves(t *testing.T) {
 	}
 	want := []string{"0 a() = 1\n", "2 ccc() = 3\n", "1 bb() = 2\n"}
 	testutil.Diff(t, "calls", want, got)
+
+	w, _ = NewWriter(io.Discard, Header{Version: 6})
+	w.Write(&Event{Kind: Enter, Call: 4, Sig: a})
+	w.Write(&Event{Kind: Enter, Call: 5, Sig: a})
+	if err := w.Write(&Event{Kind: Enter, Call: 4, Sig: a}); !errors.Is(err, ErrInvalid) {
+		t.Errorf("call 4 entered twice: %v, want ErrInvalid", err)
+	}
 }

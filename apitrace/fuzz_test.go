@@ -190,3 +190,119 @@ func roundTripBody(t *testing.T, s []byte) {
 		}
 	}
 }
+
+// FuzzFilter reads a stream's calls, keeps every other one and writes them
+// with the CallWriter, and drops the enter events of every other call with
+// the event Writer: reading either copy gives exactly the calls kept,
+// numbered from 0, and the Writers refuse nothing the Reader read.
+func FuzzFilter(f *testing.F) {
+	for _, s := range seedStreams(f) {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s []byte) {
+		data := container(s)
+		d := NewDumper(io.Discard, DumpOptions{NoCallNos: true, NoMultiline: true})
+		cr, err := NewCallReader(bytes.NewReader(data))
+		if err != nil {
+			return
+		}
+		var buf bytes.Buffer
+		cw, err := NewCallWriter(&buf, cr.Header())
+		if err != nil {
+			t.Fatalf("header read but not written: %v", err)
+		}
+		var want []string
+		k := 0
+		for c, err := range cr.All() {
+			if err != nil {
+				break
+			}
+			k++
+			if k%2 == 0 {
+				continue
+			}
+			if err := cw.Write(c); err != nil {
+				t.Fatalf("writing a read call: %v", err)
+			}
+			line := string(d.AppendCall(nil, c))
+			if c.Incomplete {
+				line += " incomplete"
+			}
+			want = append(want, line)
+		}
+		if err := cw.Close(); err != nil {
+			t.Fatal(err)
+		}
+		got, err := callLines(d, buf.Bytes())
+		if err != nil {
+			t.Fatalf("reading the CallWriter's copy: %v", err)
+		}
+		if g, w := strings.Join(got, "\n"), strings.Join(want, "\n"); g != w {
+			t.Fatalf("CallWriter copy differs:\n%s\n---\n%s", w, g)
+		}
+
+		// The event Writer, dropping the enters of odd calls.
+		r, _ := NewReader(bytes.NewReader(data))
+		buf.Reset()
+		w, err := NewWriter(&buf, r.Header())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for ev, err := range r.All() {
+			if err != nil {
+				break
+			}
+			if ev.Kind == Enter && ev.Call%2 == 1 {
+				continue
+			}
+			if err := w.Write(ev); err != nil {
+				t.Fatalf("writing a read event: %v", err)
+			}
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		got, err = callLines(nil, buf.Bytes())
+		if err != nil {
+			t.Fatalf("reading the Writer's copy: %v", err)
+		}
+		if uint64(len(got)) != w.Calls() {
+			t.Fatalf("the copy holds %d calls, %d were written", len(got), w.Calls())
+		}
+	})
+}
+
+// callLines reads every call of data and returns each as d prints it
+// (numbered by position when d is nil), checking that the calls are
+// numbered 0 to n-1.
+func callLines(d *Dumper, data []byte) ([]string, error) {
+	cr, err := NewCallReader(bytes.NewReader(data))
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	seen := make(map[uint64]bool)
+	for c, err := range cr.All() {
+		if err != nil {
+			return out, err
+		}
+		if c.No >= uint64(1<<32) || seen[c.No] {
+			return out, fmt.Errorf("call number %d twice or out of range", c.No)
+		}
+		seen[c.No] = true
+		line := fmt.Sprint(c.No)
+		if d != nil {
+			line = string(d.AppendCall(nil, c))
+		}
+		if c.Incomplete {
+			line += " incomplete"
+		}
+		out = append(out, line)
+	}
+	for no := range seen {
+		if no >= uint64(len(out)) {
+			return out, fmt.Errorf("call number %d among %d calls", no, len(out))
+		}
+	}
+	return out, nil
+}

@@ -27,6 +27,8 @@ const DefaultChunkSize = 1 << 20
 //     is written with the number its enter got. A leave whose enter was not
 //     written (dropped by the caller, or already left) is dropped, as
 //     apitrace's reader would drop it: Write returns nil and writes nothing.
+//     An enter whose Call names a call entered and not yet left is refused
+//     with ErrInvalid.
 //   - Signatures and backtrace frames are defined in the stream at their
 //     first use in this stream, as apitrace requires, from the pointed-to
 //     signature, under the caller's ids (each kind has its own id space).
@@ -172,6 +174,11 @@ func (w *Writer) Write(ev *Event) error {
 	if ev == nil {
 		return wrapf(ErrInvalid, "nil event")
 	}
+	if ev.Kind == Enter && w.isPending(ev.Call) {
+		// Its leave could not tell the two calls apart.
+		w.err = wrapf(ErrInvalid, "call %d entered again before its leave", ev.Call)
+		return w.err
+	}
 	mark := len(w.buf)
 	no, keep := w.number(ev)
 	if !keep {
@@ -218,6 +225,19 @@ func (w *Writer) number(ev *Event) (uint64, bool) {
 		delete(w.pending, ev.Call)
 	}
 	return no, ok
+}
+
+// isPending reports whether the caller's call number from was entered and
+// not left.
+func (w *Writer) isPending(from uint64) bool {
+	if w.hasLast && w.last.from == from {
+		return true
+	}
+	if len(w.pending) == 0 {
+		return false
+	}
+	_, ok := w.pending[from]
+	return ok
 }
 
 // enter records that the caller's call from is written as the next number.
