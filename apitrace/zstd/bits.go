@@ -16,19 +16,20 @@ type backReader struct {
 	pos int
 	c   uint64
 	n   uint
-	pad [8]byte // holds a stream shorter than 8 bytes
 }
 
-// init starts reading src. A stream must end with a non-zero byte.
-func (b *backReader) init(src []byte) error {
+// init starts reading src. A stream must end with a non-zero byte. A
+// stream shorter than 8 bytes is read from a zero-padded copy in pad,
+// which the caller owns (so that no reader escapes to the heap).
+func (b *backReader) init(src []byte, pad *[8]byte) error {
 	if len(src) == 0 || src[len(src)-1] == 0 {
 		return ErrCorrupt
 	}
 	last := src[len(src)-1]
 	if len(src) < 8 {
-		b.pad = [8]byte{}
-		copy(b.pad[:], src)
-		b.in = b.pad[:]
+		*pad = [8]byte{}
+		copy(pad[:], src)
+		b.in = pad[:]
 		b.pos = 0
 		b.n = uint(8-len(src))*8 + uint(bits.LeadingZeros8(last)) + 1
 	} else {

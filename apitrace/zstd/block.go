@@ -74,7 +74,7 @@ func (z *Reader) literals(src, ext []byte) (lits, wide []byte, used int, err err
 	}
 	data := src[hs : hs+comp]
 	if typ == 2 {
-		n, err := z.huf.read(data, &z.scratch)
+		n, err := z.huf.read(data, &z.scratch, &z.pads[0])
 		if err != nil {
 			return nil, nil, 0, err
 		}
@@ -84,9 +84,9 @@ func (z *Reader) literals(src, ext []byte) (lits, wide []byte, used int, err err
 	}
 	buf := z.litBuf(regen)
 	if sf == 0 {
-		err = decode1X(buf[:regen], data, &z.huf)
+		err = decode1X(buf[:regen], data, &z.huf, &z.pads[0])
 	} else {
-		err = decode4X(buf[:regen], data, &z.huf)
+		err = decode4X(buf[:regen], data, &z.huf, (*[4][8]byte)(z.pads[:4]))
 	}
 	if err != nil {
 		return nil, nil, 0, err

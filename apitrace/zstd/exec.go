@@ -13,21 +13,23 @@ import (
 // in locals so that they stay in registers.
 func (z *Reader) execute(src []byte, nseq int, lits, wide []byte) (int, error) {
 	var br backReader
-	if err := br.init(src); err != nil {
+	if err := br.init(src, &z.pads[4]); err != nil {
 		return 0, err
 	}
 	in, pos, c, n := br.in, br.pos, br.c, br.n
 	llT, ofT, mlT := &z.seq[kindLL].entries, &z.seq[kindOF].entries, &z.seq[kindML].entries
 
-	// get reads k bits (k <= 32); see backReader.get.
-	get := func(k uint8) uint64 {
-		v := c << (n & 63) >> 1 >> ((63 - k) & 63)
-		n += uint(k)
-		return v
-	}
-	llS := get(z.seq[kindLL].log)
-	ofS := get(z.seq[kindOF].log)
-	mlS := get(z.seq[kindML].log)
+	// Reading k bits (k <= 32) is c << n >> (64 - k), written as two
+	// right shifts so that k == 0 yields 0 with shift counts below 64.
+	k := z.seq[kindLL].log
+	llS := c << (n & 63) >> 1 >> ((63 - k) & 63)
+	n += uint(k)
+	k = z.seq[kindOF].log
+	ofS := c << (n & 63) >> 1 >> ((63 - k) & 63)
+	n += uint(k)
+	k = z.seq[kindML].log
+	mlS := c << (n & 63) >> 1 >> ((63 - k) & 63)
+	n += uint(k)
 
 	out := z.hist
 	op := z.hlen
@@ -45,8 +47,10 @@ func (z *Reader) execute(src []byte, nseq int, lits, wide []byte) (int, error) {
 		}
 		lle, mle, ofe := llT[llS&511], mlT[mlS&511], ofT[ofS&511]
 		ofBits, mlBits, llBits := uint8(ofe>>32), uint8(mle>>32), uint8(lle>>32)
-		ov := uint64(uint32(ofe)) + get(ofBits)
-		ml := int(uint32(mle)) + int(get(mlBits))
+		ov := uint64(uint32(ofe)) + c<<(n&63)>>1>>((63-ofBits)&63)
+		n += uint(ofBits)
+		ml := int(uint32(mle)) + int(c<<(n&63)>>1>>((63-mlBits)&63))
+		n += uint(mlBits)
 		if ofBits+mlBits+llBits >= 31 {
 			if pos >= 8 {
 				pos -= int(n >> 3)
@@ -56,7 +60,8 @@ func (z *Reader) execute(src []byte, nseq int, lits, wide []byte) (int, error) {
 				pos, n, c = reloadBits(in, pos, n, c)
 			}
 		}
-		ll := int(uint32(lle)) + int(get(llBits))
+		ll := int(uint32(lle)) + int(c<<(n&63)>>1>>((63-llBits)&63))
+		n += uint(llBits)
 
 		// Offsets 1-3 name the repeat offsets (RFC 8878 3.1.2.5).
 		var off int
@@ -87,9 +92,15 @@ func (z *Reader) execute(src []byte, nseq int, lits, wide []byte) (int, error) {
 		}
 		if i > 1 {
 			// State updates: literal length, match length, offset.
-			llS = uint64(lle>>48) + get(uint8(lle>>40))
-			mlS = uint64(mle>>48) + get(uint8(mle>>40))
-			ofS = uint64(ofe>>48) + get(uint8(ofe>>40))
+			k = uint8(lle >> 40)
+			llS = uint64(lle>>48) + c<<(n&63)>>1>>((63-k)&63)
+			n += uint(k)
+			k = uint8(mle >> 40)
+			mlS = uint64(mle>>48) + c<<(n&63)>>1>>((63-k)&63)
+			n += uint(k)
+			k = uint8(ofe >> 40)
+			ofS = uint64(ofe>>48) + c<<(n&63)>>1>>((63-k)&63)
+			n += uint(k)
 		}
 
 		if ll > len(lits)-lp || op+ll+ml > oend {
@@ -98,6 +109,9 @@ func (z *Reader) execute(src []byte, nseq int, lits, wide []byte) (int, error) {
 		// Literals.
 		if ll <= 16 && lp+16 <= len(wide) {
 			*(*[16]byte)(out[op:]) = *(*[16]byte)(wide[lp:])
+		} else if ll <= 32 && lp+32 <= len(wide) {
+			*(*[16]byte)(out[op:]) = *(*[16]byte)(wide[lp:])
+			*(*[16]byte)(out[op+16:]) = *(*[16]byte)(wide[lp+16:])
 		} else {
 			copy(out[op:op+ll], lits[lp:lp+ll])
 		}
@@ -111,8 +125,9 @@ func (z *Reader) execute(src []byte, nseq int, lits, wide []byte) (int, error) {
 		m := op - off
 		switch {
 		case off >= 16:
-			if ml <= 16 {
+			if ml <= 32 {
 				*(*[16]byte)(out[op:]) = *(*[16]byte)(out[m:])
+				*(*[16]byte)(out[op+16:]) = *(*[16]byte)(out[m+16:])
 			} else if off >= ml {
 				copy(out[op:op+ml], out[m:m+ml])
 			} else {

@@ -17,7 +17,7 @@ type hufTable struct {
 }
 
 // read reads a Huffman tree description and returns the bytes it used.
-func (t *hufTable) read(src []byte, scratch *[512]fseEntry) (int, error) {
+func (t *hufTable) read(src []byte, scratch *[512]fseEntry, pad *[8]byte) (int, error) {
 	if len(src) == 0 {
 		return 0, ErrTable
 	}
@@ -46,7 +46,7 @@ func (t *hufTable) read(src []byte, scratch *[512]fseEntry) (int, error) {
 			return 0, ErrTable
 		}
 		var err error
-		if nw, err = fseWeights(src[1:used], &w, scratch); err != nil {
+		if nw, err = fseWeights(src[1:used], &w, scratch, pad); err != nil {
 			return 0, err
 		}
 	}
@@ -54,7 +54,7 @@ func (t *hufTable) read(src []byte, scratch *[512]fseEntry) (int, error) {
 }
 
 // fseWeights decodes FSE-compressed Huffman weights into w.
-func fseWeights(src []byte, w *[256]uint8, scratch *[512]fseEntry) (int, error) {
+func fseWeights(src []byte, w *[256]uint8, scratch *[512]fseEntry, pad *[8]byte) (int, error) {
 	var probs [64]int16
 	nsym, accLog, used, err := readProbs(src, &probs, 12, maxWeightLog)
 	if err != nil {
@@ -65,7 +65,7 @@ func fseWeights(src []byte, w *[256]uint8, scratch *[512]fseEntry) (int, error) 
 		return 0, err
 	}
 	var br backReader
-	if err := br.init(src[used:]); err != nil {
+	if err := br.init(src[used:], pad); err != nil {
 		return 0, ErrTable
 	}
 	s1 := br.get(uint8(accLog))
@@ -171,20 +171,10 @@ type huffStream struct {
 
 func (s *huffStream) init(src []byte, pad *[8]byte) error {
 	var br backReader
-	if len(src) < 8 {
-		// The padded copy must outlive this call: it lives in the caller.
-		if err := br.init(src); err != nil {
-			return err
-		}
-		*pad = br.pad
-		s.in = pad[:]
-	} else {
-		if err := br.init(src); err != nil {
-			return err
-		}
-		s.in = src
+	if err := br.init(src, pad); err != nil {
+		return err
 	}
-	s.pos, s.c, s.n = br.pos, br.c, br.n
+	s.in, s.pos, s.c, s.n = br.in, br.pos, br.c, br.n
 	return nil
 }
 
@@ -212,10 +202,9 @@ func (s *huffStream) tail(dst []byte, op, end int, t *hufTable) error {
 }
 
 // decode1X decodes one stream filling dst.
-func decode1X(dst, src []byte, t *hufTable) error {
+func decode1X(dst, src []byte, t *hufTable, pad *[8]byte) error {
 	var s huffStream
-	var pad [8]byte
-	if err := s.init(src, &pad); err != nil {
+	if err := s.init(src, pad); err != nil {
 		return err
 	}
 	shift := (64 - uint(t.maxBits)) & 63
@@ -246,7 +235,7 @@ func decode1X(dst, src []byte, t *hufTable) error {
 
 // decode4X decodes the four streams of src (after their 6-byte jump
 // table) filling dst, each stream a quarter of it.
-func decode4X(dst, src []byte, t *hufTable) error {
+func decode4X(dst, src []byte, t *hufTable, pad *[4][8]byte) error {
 	if len(src) < 10 || len(dst) < 6 {
 		return ErrCorrupt
 	}
@@ -260,7 +249,6 @@ func decode4X(dst, src []byte, t *hufTable) error {
 	src = src[6:]
 	seg := (len(dst) + 3) / 4
 	var s [4]huffStream
-	var pad [4][8]byte
 	if err := s[0].init(src[:l1], &pad[0]); err != nil {
 		return err
 	}

@@ -56,6 +56,7 @@ type Reader struct {
 	rep     [3]int
 	lits    []byte
 	scratch [512]fseEntry
+	pads    [5][8]byte // short bit streams, zero-padded
 }
 
 // NewReader returns a Reader reading the zstd stream r. It reads up to the

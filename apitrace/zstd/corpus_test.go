@@ -1,0 +1,159 @@
+package zstd_test
+
+import (
+	"bytes"
+	"encoding/binary"
+	"math/rand"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/tracefmt/tracefmt/apitrace/snappy"
+	"github.com/tracefmt/tracefmt/internal/testutil"
+)
+
+// corpusFile is one real input of the tests, made at test time (never
+// committed).
+type corpusFile struct {
+	name string
+	data []byte
+}
+
+var (
+	corpusOnce sync.Once
+	corpusData []corpusFile
+)
+
+// corpus returns a small corpus of real files: Go sources and a binary of
+// the Go distribution running the tests, an apitrace stream (a committed
+// snappy trace, decompressed), and a few shapes (empty, one byte, zeros,
+// random bytes).
+func corpus(t testing.TB) []corpusFile {
+	corpusOnce.Do(func() {
+		goroot := runtime.GOROOT()
+		var src []byte
+		files, _ := filepath.Glob(filepath.Join(goroot, "src", "net", "http", "*.go"))
+		sort.Strings(files)
+		for _, f := range files {
+			if b, err := os.ReadFile(f); err == nil && len(src) < 768<<10 {
+				src = append(src, b...)
+			}
+		}
+		add := func(name string, b []byte) {
+			if len(b) > 0 || name == "empty" {
+				corpusData = append(corpusData, corpusFile{name, b})
+			}
+		}
+		add("gosrc", src)
+		if b, err := os.ReadFile(filepath.Join(goroot, "bin", "gofmt")); err == nil {
+			add("gofmt", b[:min(len(b), 640<<10)])
+		}
+		add("apitrace", traceStream(filepath.Join(testutil.ModuleRoot(t), "apitrace", "testdata", "glxinfo-brief.trace")))
+		add("empty", nil)
+		add("one", []byte("a"))
+		add("zeros", make([]byte, 300<<10))
+		rnd := make([]byte, 150<<10)
+		rand.New(rand.NewSource(1)).Read(rnd)
+		add("random", rnd)
+	})
+	return corpusData
+}
+
+// traceStream returns the decompressed stream of an apitrace snappy trace.
+func traceStream(path string) []byte {
+	data, err := os.ReadFile(path)
+	if err != nil || !bytes.HasPrefix(data, []byte("at")) {
+		return nil
+	}
+	var out []byte
+	for rest := data[2:]; len(rest) >= 4; {
+		n := binary.LittleEndian.Uint32(rest)
+		if n == 0 || int(n) > len(rest)-4 {
+			break
+		}
+		d, err := snappy.Decode(nil, rest[4:4+n], 0)
+		if err != nil {
+			return nil
+		}
+		out = append(out, d...)
+		rest = rest[4+n:]
+	}
+	return out
+}
+
+// zstdCmd runs the zstd command with args on stdin and returns stdout.
+func zstdCmd(t testing.TB, stdin []byte, args ...string) []byte {
+	t.Helper()
+	bin := testutil.Tool(t, "zstd")
+	cmd := exec.Command(bin, append([]string{"-q", "-c"}, args...)...)
+	cmd.Stdin = bytes.NewReader(stdin)
+	var out, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("zstd %s: %v: %s", strings.Join(args, " "), err, stderr.Bytes())
+	}
+	return out.Bytes()
+}
+
+// zstdFile compresses data as the zstd command does a file, so that the
+// frame header holds the content size.
+func zstdFile(t testing.TB, data []byte, args ...string) []byte {
+	t.Helper()
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in")
+	if err := os.WriteFile(in, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bin := testutil.Tool(t, "zstd")
+	cmd := exec.Command(bin, append([]string{"-q", "-c"}, append(args, in)...)...)
+	var out, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("zstd %s: %v: %s", strings.Join(args, " "), err, stderr.Bytes())
+	}
+	return out.Bytes()
+}
+
+// seekableFile builds a file in the seekable format the way apitrace
+// master does: the content cut in frameSize pieces, each compressed by
+// the zstd command as one frame, then the seek table (with the frames'
+// own XXH64 checksums when sums is set, taken from frames made with
+// --check, so the checksums come from the real tool).
+func seekableFile(t testing.TB, data []byte, frameSize int, sums bool, args ...string) []byte {
+	t.Helper()
+	var file, table []byte
+	for off := 0; off < len(data) || off == 0; off += frameSize {
+		piece := data[off:min(off+frameSize, len(data))]
+		check := "--no-check"
+		if sums {
+			check = "--check"
+		}
+		frame := zstdFile(t, piece, append(args, check)...)
+		file = append(file, frame...)
+		table = binary.LittleEndian.AppendUint32(table, uint32(len(frame)))
+		table = binary.LittleEndian.AppendUint32(table, uint32(len(piece)))
+		if sums {
+			table = append(table, frame[len(frame)-4:]...)
+		}
+		if len(data) == 0 {
+			break
+		}
+	}
+	n := len(table) / 8
+	desc := byte(0)
+	if sums {
+		n = len(table) / 12
+		desc = 0x80
+	}
+	table = binary.LittleEndian.AppendUint32(table, uint32(n))
+	table = append(table, desc)
+	table = binary.LittleEndian.AppendUint32(table, 0x8F92EAB1)
+	file = binary.LittleEndian.AppendUint32(file, 0x184D2A5E)
+	file = binary.LittleEndian.AppendUint32(file, uint32(len(table)))
+	return append(file, table...)
+}
