@@ -14,7 +14,8 @@ const (
 type cmdCode struct {
 	insBase, copyBase uint32
 	insBits, copyBits uint8
-	distZero          bool // the distance is the last one, no code follows
+	distZero          bool  // the distance is the last one, no code follows
+	distCtx           uint8 // the distance context: copy length 2, 3, 4 or more
 }
 
 var cmdCodes = func() (t [704]cmdCode) {
@@ -30,7 +31,7 @@ var cmdCodes = func() (t [704]cmdCode) {
 	for s := range t {
 		c := cells[s>>6]
 		i, k := c[0]+(s>>3)&7, c[1]+s&7
-		t[s] = cmdCode{insBase[i], copyBase[k], insBits[i], copyBits[k], s < 128}
+		t[s] = cmdCode{insBase[i], copyBase[k], insBits[i], copyBits[k], s < 128, uint8(min(k, 3))}
 	}
 	return t
 }()
@@ -44,6 +45,12 @@ func (z *Reader) commands() error {
 		case phaseCmd:
 			if z.remaining == 0 || z.pos >= z.size {
 				return nil
+			}
+			if z.pos+4*fastRoom < z.size {
+				if err := z.fastCommands(); err != nil {
+					return err
+				}
+				continue
 			}
 			b.refill()
 			cs := &z.blocks[1]

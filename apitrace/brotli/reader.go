@@ -508,7 +508,7 @@ func (z *Reader) contextMap(cmap []uint8, size, ntrees int) ([]uint8, error) {
 		for i, v := range cmap {
 			x := mtf[v]
 			cmap[i] = x
-			copy(mtf[1:v+1], mtf[:v])
+			copy(mtf[1:int(v)+1], mtf[:v])
 			mtf[0] = x
 		}
 	}
