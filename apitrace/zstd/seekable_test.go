@@ -1,0 +1,159 @@
+package zstd_test
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"io"
+	"math/rand"
+	"testing"
+
+	"github.com/tracefmt/tracefmt/apitrace/zstd"
+)
+
+// seekableInput is an apitrace-sized stream: the corpus repeated past a
+// few 2 MiB frames.
+func seekableInput(t *testing.T) []byte {
+	var data []byte
+	for len(data) < 5<<20 {
+		for _, f := range corpus(t) {
+			data = append(data, f.data...)
+		}
+	}
+	return data[:5<<20+12345]
+}
+
+func TestSeekable(t *testing.T) {
+	data := seekableInput(t)
+	const frameSize = 2 << 20
+	for _, sums := range []bool{false, true} {
+		file := seekableFile(t, data, frameSize, sums, "-3")
+		if !bytes.HasSuffix(file, zstd.SeekableMagic[:]) {
+			t.Fatal("no seekable magic at the end")
+		}
+		s, err := zstd.OpenSeekable(bytes.NewReader(file), int64(len(file)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		frames := s.Frames()
+		if len(frames) != 3 || s.Size() != int64(len(data)) {
+			t.Fatalf("%d frames, size %d; want 3 frames, %d bytes", len(frames), s.Size(), len(data))
+		}
+		var off int64
+		for i, f := range frames {
+			if f.Offset != off || f.DataOffset != int64(i*frameSize) || f.HasChecksum != sums {
+				t.Errorf("frame %d: %+v", i, f)
+			}
+			off += f.Size
+			// Decode the frames out of order, each on its own.
+			j := len(frames) - 1 - i
+			got, err := s.ReadFrame(nil, j)
+			want := data[j*frameSize : min((j+1)*frameSize, len(data))]
+			if err != nil || !bytes.Equal(got, want) {
+				t.Errorf("frame %d: %v", j, err)
+			}
+		}
+		for _, o := range []int64{0, 1, frameSize - 1, frameSize, int64(len(data)) - 1} {
+			if i := s.FrameAt(o); i != int(o/frameSize) {
+				t.Errorf("FrameAt(%d) = %d", o, i)
+			}
+		}
+		if s.FrameAt(-1) != -1 || s.FrameAt(int64(len(data))) != -1 {
+			t.Error("FrameAt outside the content")
+		}
+		rnd := rand.New(rand.NewSource(2))
+		for k := 0; k < 20; k++ {
+			o := rnd.Int63n(int64(len(data)))
+			p := make([]byte, rnd.Intn(3<<20))
+			n, err := s.ReadAt(p, o)
+			want := data[o:min(o+int64(len(p)), int64(len(data)))]
+			if !bytes.Equal(p[:n], want) || (n < len(p) && err != io.EOF) || (n == len(p) && err != nil) {
+				t.Fatalf("ReadAt(%d bytes, %d) = %d, %v", len(p), o, n, err)
+			}
+		}
+		// The whole file is also a plain zstd stream.
+		checkDecode(t, "seekable file as a stream", file, data)
+	}
+}
+
+func TestSeekableErrors(t *testing.T) {
+	data := seekableInput(t)[:300000]
+	file := seekableFile(t, data, 100000, true, "-1")
+	open := func(b []byte) error {
+		s, err := zstd.OpenSeekable(bytes.NewReader(b), int64(len(b)))
+		if err != nil {
+			return err
+		}
+		for i := range s.Frames() {
+			if _, err := s.ReadFrame(nil, i); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err := open(file); err != nil {
+		t.Fatal(err)
+	}
+	tableStart := len(file) - 8 - 3*12 - 9
+
+	// A frame's compressed size pointing past the seek table: the error
+	// names the entry's offset.
+	bad := bytes.Clone(file)
+	binary.LittleEndian.PutUint32(bad[tableStart+8+12:], 1<<30)
+	fe := formatError(t, open(bad), zstd.ErrSeekTable)
+	if fe.Offset != int64(tableStart+8+12) {
+		t.Errorf("offset %d, want %d", fe.Offset, tableStart+8+12)
+	}
+
+	// A frame count larger than the file.
+	bad = bytes.Clone(file)
+	binary.LittleEndian.PutUint32(bad[len(bad)-9:], 1<<31)
+	formatError(t, open(bad), zstd.ErrSeekTable)
+
+	// No footer.
+	formatError(t, open(file[:len(file)-1]), zstd.ErrSeekTable)
+
+	// A checksum that does not match.
+	bad = bytes.Clone(file)
+	bad[tableStart+8+12+8] ^= 1
+	formatError(t, open(bad), zstd.ErrChecksum)
+
+	// A decompressed size that disagrees with the frame.
+	bad = bytes.Clone(file)
+	binary.LittleEndian.PutUint32(bad[tableStart+8+4:], 99999)
+	formatError(t, open(bad), zstd.ErrCorrupt)
+
+	// The file cut short: every cut fails with an error, never a panic.
+	for n := 0; n < len(file); n += 1 + n/50 {
+		if err := open(file[:n]); err == nil {
+			t.Errorf("cut at %d: no error", n)
+		}
+	}
+}
+
+func FuzzSeekable(f *testing.F) {
+	data := []byte("hello, seekable world; hello, seekable world, once more")
+	for _, sums := range []bool{false, true} {
+		f.Add(seekableFile(f, data, 16, sums, "-1"))
+		f.Add(seekableFile(f, bytes.Repeat(data, 20), 300, sums, "-19"))
+	}
+	f.Fuzz(func(t *testing.T, file []byte) {
+		s := &zstd.Seekable{MaxWindow: 1 << 20}
+		if err := s.Reset(bytes.NewReader(file), int64(len(file))); err != nil {
+			var fe *zstd.FormatError
+			if !errors.As(err, &fe) {
+				t.Fatalf("error %v is no *FormatError", err)
+			}
+			return
+		}
+		var buf []byte
+		for i, fr := range s.Frames() {
+			if fr.Offset+fr.Size > int64(len(file)) {
+				t.Fatalf("frame %d past the file", i)
+			}
+			buf, _ = s.ReadFrame(buf[:0], i)
+		}
+		p := make([]byte, 100)
+		s.ReadAt(p, s.Size()/2)
+	})
+}
