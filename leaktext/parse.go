@@ -466,7 +466,7 @@ func parseHeader(line []byte) Header {
 			val, rest = rest, nil
 			canon = false
 		}
-		if len(key) == 0 || bytes.IndexByte(key, ',') >= 0 {
+		if len(key) == 0 || key[0] == ' ' || bytes.IndexByte(key, ',') >= 0 {
 			canon = false
 		}
 		h.Fields = append(h.Fields, Field{Key: string(key), Value: string(val)})
