@@ -1,0 +1,52 @@
+// Package zstd decodes Zstandard (RFC 8878), the container apitrace master
+// writes with `apitrace repack -z`, and its seekable format (the zstd
+// project's contrib/seekable_format), where frames decode on their own.
+// It is written from the specifications, in Go only; it does not encode.
+//
+// A Reader is a streaming io.Reader over one or more frames: every block
+// type, raw, RLE and Huffman literals (one or four streams, and repeated
+// tables), sequences with predefined, RLE, FSE and repeated tables, and
+// repeat offsets. Skippable frames are skipped, so a seekable file also
+// reads as a plain stream. Content checksums (XXH64) are verified when a
+// frame has one. Frames that need a dictionary are refused with
+// ErrDictionary.
+//
+// A Seekable reads a seekable file through an io.ReaderAt: OpenSeekable
+// reads the seek table at the end of the file (whose last 4 bytes are
+// SeekableMagic); Frames lists where each frame lies in the file and in
+// the content, FrameAt finds the frame holding a content offset, ReadFrame
+// decodes one frame, and ReadAt reads any range of the content.
+//
+// # Limits
+//
+// Reader.MaxWindow (default DefaultMaxWindow, 128 MiB: the zstd command's
+// own limit, which reads `zstd --long` and `zstd --ultra -22`) bounds the
+// window a frame may ask for; for a single-segment frame the window is its
+// content size. A larger window is ErrTooLarge, found in the frame header
+// before anything is allocated. Buffers then grow with the output actually
+// produced, up to about twice the window plus a block; the input buffer
+// grows only once it is full of bytes actually read. Blocks are bounded by
+// the format (128 KiB, or the window when smaller).
+//
+// # Errors
+//
+// Bad input is a *FormatError giving the offset in the compressed input of
+// the frame, block or seek table entry at fault, wrapping ErrHeader,
+// ErrTooLarge, ErrDictionary, ErrChecksum, ErrTable (an FSE or Huffman
+// table that is not valid), ErrCorrupt, ErrSeekTable, or
+// io.ErrUnexpectedEOF when the input is cut short. Errors are sticky: a
+// Reader keeps returning the first one until Reset.
+//
+// # Ownership and reuse
+//
+// Reset reuses every buffer: reading stream after stream through one Reader
+// allocates nothing once its buffers have grown. NewReader and Reset read
+// up to the first frame header. A zero Reader or Seekable returns
+// ErrNotOpen until Reset. Neither is safe for concurrent use.
+//
+// # Differences from the zstd command
+//
+// Match offsets must lie within both the window and the frame's output so
+// far (as github.com/klauspost/compress/zstd checks); the seek table's
+// frames must end before the seek table, and its checksums are verified.
+package zstd
