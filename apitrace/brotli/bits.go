@@ -94,7 +94,7 @@ func (b *bitReader) truncated() bool { return b.nbits < uint(b.fake)*8 }
 
 // offset is the stream offset of the byte holding the next unread bit.
 func (b *bitReader) offset() int64 {
-	off := b.base + int64(b.pos) + int64(b.fake) - int64(b.nbits/8)
+	off := ((b.base+int64(b.pos+b.fake))*8 - int64(b.nbits)) / 8
 	return min(off, b.base+int64(b.end))
 }
 

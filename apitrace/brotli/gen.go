@@ -6,7 +6,7 @@
 // transforms (Appendix B) and the literal context lookup table (section
 // 7.1). It writes dictionary.bin and tables.go.
 //
-//	go run gen.go [/usr/lib/x86_64-linux-gnu/libbrotlicommon.so.1]
+//	go run gen.go [-o dir] [/usr/lib/x86_64-linux-gnu/libbrotlicommon.so.1]
 //
 // The dictionary is located by its first bytes and checked against the
 // SHA-256 the RFC gives; the other tables are located by their first
@@ -17,18 +17,22 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"flag"
 	"fmt"
 	"go/format"
 	"log"
 	"os"
+	"path/filepath"
 )
 
 const dictSHA256 = "20e42eb1b511c21806d4d227d07e5dd06877d8ce7b3a817f378f313653f35c70"
 
 func main() {
+	dir := flag.String("o", ".", "directory to write dictionary.bin and tables.go to")
+	flag.Parse()
 	lib := "/usr/lib/x86_64-linux-gnu/libbrotlicommon.so.1"
-	if len(os.Args) > 1 {
-		lib = os.Args[1]
+	if flag.NArg() > 0 {
+		lib = flag.Arg(0)
 	}
 	so, err := os.ReadFile(lib)
 	if err != nil {
@@ -102,10 +106,10 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	if err := os.WriteFile("tables.go", src, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(*dir, "tables.go"), src, 0o644); err != nil {
 		log.Fatal(err)
 	}
-	if err := os.WriteFile("dictionary.bin", dict, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(*dir, "dictionary.bin"), dict, 0o644); err != nil {
 		log.Fatal(err)
 	}
 }

@@ -137,8 +137,13 @@ func (z *Reader) Read(p []byte) (int, error) {
 	}
 }
 
-// fail wraps err with the input offset.
+// fail wraps err with the input offset. When decoding has run past the
+// end of the input, what it found there is no error of the stream's: the
+// error is the truncation.
 func (z *Reader) fail(err error) error {
+	if z.br.truncated() {
+		return z.truncated()
+	}
 	return &FormatError{Offset: z.br.offset(), Err: err}
 }
 
@@ -148,7 +153,7 @@ func (z *Reader) truncated() error {
 	if z.br.rerr != nil {
 		return z.br.rerr
 	}
-	return z.fail(io.ErrUnexpectedEOF)
+	return &FormatError{Offset: z.br.offset(), Err: io.ErrUnexpectedEOF}
 }
 
 // makeRoom readies the ring buffer for more output once Read has

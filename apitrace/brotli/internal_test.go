@@ -1,0 +1,223 @@
+package brotli
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tracefmt/tracefmt/internal/testutil"
+)
+
+// TestDictionary checks the embedded dictionary against the SHA-256 RFC
+// 7932 Appendix A gives for it, and the word counts of section 8 against
+// its size.
+func TestDictionary(t *testing.T) {
+	sum := sha256.Sum256([]byte(dictionary))
+	if got := hex.EncodeToString(sum[:]); got != "20e42eb1b511c21806d4d227d07e5dd06877d8ce7b3a817f378f313653f35c70" {
+		t.Errorf("dictionary SHA-256 %s", got)
+	}
+	if dictOffset[maxWordLen+1] != len(dictionary) || len(dictionary) != 122784 {
+		t.Errorf("words end at %d, dictionary holds %d bytes", dictOffset[maxWordLen+1], len(dictionary))
+	}
+	longest := 0
+	for _, tr := range transforms {
+		longest = max(longest, len(tr.prefix)+maxWordLen+len(tr.suffix))
+	}
+	if longest > slack {
+		t.Errorf("a transformed word can take %d bytes, slack is %d", longest, slack)
+	}
+}
+
+// TestTablesFromLibrary regenerates the dictionary and tables from the
+// installed libbrotlicommon and compares them with the committed ones.
+func TestTablesFromLibrary(t *testing.T) {
+	lib := "/usr/lib/x86_64-linux-gnu/libbrotlicommon.so.1"
+	if _, err := os.Stat(lib); err != nil {
+		if testutil.InCI() {
+			t.Fatalf("%s is absent (Debian package libbrotli1, installed with brotli)", lib)
+		}
+		t.Skipf("skipped outside CI: %s is absent", lib)
+	}
+	dir := t.TempDir()
+	out, err := exec.Command("go", "run", "gen.go", "-o", dir, lib).CombinedOutput()
+	if err != nil {
+		t.Fatalf("go run gen.go: %v\n%s", err, out)
+	}
+	for _, name := range []string{"dictionary.bin", "tables.go"} {
+		want, _ := os.ReadFile(name)
+		got, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil || !bytes.Equal(got, want) {
+			t.Errorf("%s differs from what gen.go extracts from %s (%v)", name, lib, err)
+		}
+	}
+}
+
+func TestTransformWord(t *testing.T) {
+	tests := []struct {
+		word string
+		t    int
+		want string
+	}{
+		{"time", 0, "time"},
+		{"time", 4, "Time "},      // UppercaseFirst, suffix " "
+		{"time", 3, "ime"},        // OmitFirst1
+		{"time", 12, "tim"},       // OmitLast1
+		{"time", 10, "time and "}, // suffix " and "
+		{"ab", 3, "b"},
+		{"é", 9, "é"}, // UppercaseFirst on a 2-byte character flips the bit of its second byte
+	}
+	for _, tc := range tests {
+		buf := make([]byte, 64)
+		n := transformWord(buf, tc.word, tc.t)
+		if got := string(buf[:n]); got != tc.want && tc.t != 9 {
+			t.Errorf("transform %d of %q = %q, want %q", tc.t, tc.word, got, tc.want)
+		}
+	}
+	buf := make([]byte, 64)
+	n := transformWord(buf, "\xc3\xa9t\xc3\xa9", 44) // UppercaseAll
+	if got := string(buf[:n]); got != "\xc3\x89T\xc3\x89" {
+		t.Errorf("UppercaseAll: %q", got)
+	}
+}
+
+// bitWriter packs fields the way a Brotli stream holds them, lowest bit
+// first.
+type bitWriter struct {
+	buf []byte
+	acc uint64
+	n   uint
+}
+
+func (w *bitWriter) put(v uint64, n uint) *bitWriter {
+	w.acc |= v << w.n
+	w.n += n
+	for w.n >= 8 {
+		w.buf = append(w.buf, byte(w.acc))
+		w.acc >>= 8
+		w.n -= 8
+	}
+	return w
+}
+
+func (w *bitWriter) align() *bitWriter {
+	if w.n > 0 {
+		w.put(0, 8-w.n)
+	}
+	return w
+}
+
+func (w *bitWriter) bytes(b string) *bitWriter {
+	w.align()
+	w.buf = append(w.buf, b...)
+	return w
+}
+
+// lastHeader starts a stream with window 16 and a last compressed
+// meta-block of mlen bytes whose block types, trees and context maps are
+// all single.
+func lastHeader(mlen int) *bitWriter {
+	w := new(bitWriter)
+	w.put(0, 1)                         // WBITS 16
+	w.put(1, 1).put(0, 1)               // ISLAST, not ISLASTEMPTY
+	w.put(0, 2).put(uint64(mlen-1), 16) // MNIBBLES 4, MLEN-1
+	w.put(0, 1).put(0, 1).put(0, 1)     // NBLTYPESL, I, D: 1
+	w.put(0, 2).put(0, 4)               // NPOSTFIX, NDIRECT
+	w.put(0, 2)                         // context mode of the literal block type
+	w.put(0, 1).put(0, 1)               // NTREESL, NTREESD: 1
+	return w
+}
+
+// simple1 writes a simple prefix code of one symbol.
+func (w *bitWriter) simple1(sym uint64, width uint) *bitWriter {
+	return w.put(1, 2).put(0, 2).put(sym, width)
+}
+
+func TestHandMadeStreams(t *testing.T) {
+	// One literal 'a': insert-and-copy symbol 8 is insert 1, copy 2, last
+	// distance.
+	ok := lastHeader(1).simple1('a', 8).simple1(8, 10).simple1(0, 6).align().buf
+	// Metadata, then an uncompressed meta-block, then an empty last one.
+	raw := new(bitWriter).put(0, 1).
+		put(0, 1).put(3, 2).put(0, 1).put(1, 2).put(2, 8).bytes("xyz").
+		put(0, 1).put(0, 2).put(4, 16).put(1, 1).bytes("hello").
+		put(1, 1).put(1, 1).align().buf
+
+	tests := []struct {
+		name    string
+		stream  []byte
+		want    string
+		wantErr error
+		max     int
+	}{
+		{"literal", ok, "a", nil, 0},
+		{"metadata and uncompressed", raw, "hello", nil, 0},
+		{"empty", []byte{0x06}, "", nil, 0},
+		{"large window", []byte{0x11}, "", ErrHeader, 0},
+		{"window over limit", []byte{0x3f}, "", ErrTooLarge, 1 << 20},
+		{"same symbol twice", lastHeader(1).put(1, 2).put(1, 2).put('a', 8).put('a', 8).align().buf, "", ErrPrefixCode, 0},
+		{"symbol outside alphabet", lastHeader(1).simple1('a', 8).put(1, 2).put(0, 2).put(704, 10).align().buf, "", ErrPrefixCode, 0},
+		// Insert 0, copy 2 (symbol 128), distance code 4: last distance
+		// minus one, 3, past the start: a dictionary word of length 2.
+		{"dictionary length", lastHeader(2).simple1('a', 8).simple1(128, 10).simple1(4, 6).align().buf, "", ErrDistance, 0},
+		{"insert past meta-block", lastHeader(1).simple1('a', 8).simple1(16, 10).simple1(0, 6).align().buf, "", ErrCorrupt, 0},
+		{"padding", lastHeader(1).simple1('a', 8).simple1(8, 10).simple1(0, 6).put(1, 1).align().buf, "a", ErrCorrupt, 0},
+		{"zero nibble", new(bitWriter).put(0, 1).put(1, 1).put(0, 1).put(1, 2).put(0, 20).align().buf, "", ErrCorrupt, 0},
+	}
+	tool, _ := exec.LookPath("brotli")
+	for _, tc := range tests {
+		z := NewReader(bytes.NewReader(tc.stream))
+		z.MaxWindow = tc.max
+		got, err := io.ReadAll(z)
+		if string(got) != tc.want || !errors.Is(err, tc.wantErr) {
+			t.Errorf("%s: %q, %v; want %q, %v", tc.name, got, err, tc.want, tc.wantErr)
+		}
+		if err != nil {
+			var fe *FormatError
+			if !errors.As(err, &fe) || !strings.HasPrefix(err.Error(), "brotli: offset ") || strings.Count(err.Error(), "brotli") != 1 {
+				t.Errorf("%s: error %q is no *FormatError saying where", tc.name, err)
+			}
+		}
+		if tc.wantErr == ErrTooLarge && z.win != nil {
+			t.Errorf("%s: the window was allocated", tc.name)
+		}
+		if tool != "" {
+			// The real decoder must agree on which streams are valid.
+			cmd := exec.Command(tool, "-d", "-c")
+			cmd.Stdin = bytes.NewReader(tc.stream)
+			out, rerr := cmd.Output()
+			if (rerr == nil) != (tc.wantErr == nil || tc.wantErr == ErrTooLarge) || rerr == nil && string(out) != tc.want {
+				t.Errorf("%s: brotli -d: %q, %v", tc.name, out, rerr)
+			}
+		}
+	}
+}
+
+// TestWindowGrows checks that the ring buffer grows with the output, not
+// with the window the stream declares.
+func TestWindowGrows(t *testing.T) {
+	tool := testutil.Tool(t, "brotli")
+	for _, size := range []int{100, 300 << 10} {
+		raw := bytes.Repeat([]byte("0123456789abcdefghijklmnopqrstuvwxyz\n"), size/37+1)[:size]
+		cmd := exec.Command(tool, "-c", "-q", "5", "-w", "24")
+		cmd.Stdin = bytes.NewReader(raw)
+		comp, err := cmd.Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		z := NewReader(bytes.NewReader(comp))
+		got, err := io.ReadAll(z)
+		if err != nil || !bytes.Equal(got, raw) {
+			t.Fatalf("%d bytes: %v", size, err)
+		}
+		if limit := max(2*size, 1<<16) + slack; cap(z.win) > limit {
+			t.Errorf("%d bytes of output in a 16 MiB window: ring of %d bytes", size, cap(z.win))
+		}
+	}
+}
