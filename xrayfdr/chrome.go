@@ -2,7 +2,6 @@ package xrayfdr
 
 import (
 	"bufio"
-	"bytes"
 	"io"
 	"math/bits"
 	"strconv"
@@ -25,7 +24,7 @@ import (
 // arithmetic and printed with nanosecond digits, so large TSC values lose
 // no precision (llvm-xray's own trace_event output goes through a double).
 // The first TSC and the cycle frequency are in "otherData". names maps
-// function ids to names (see ReadInstrMap); ids without one show as "#id".
+// function ids to names (see InstrMap.Names); ids without one show as "#id".
 func WriteChrome(w io.Writer, t *Trace, names map[int32]string) error {
 	h, evs := t.Header, t.Events
 	bw := bufio.NewWriterSize(w, 256<<10)
@@ -214,87 +213,4 @@ func appendJSONString(b []byte, s []byte) []byte {
 		i += n
 	}
 	return append(b, '"')
-}
-
-// ReadInstrMap reads the function names of an instrumentation map written
-// by llvm-xray extract (with --symbolize; YAML, one flow mapping per sled)
-// and returns them by function id.
-func ReadInstrMap(r io.Reader) (map[int32]string, error) {
-	names := map[int32]string{}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
-	line := 0
-	for sc.Scan() {
-		line++
-		l := sc.Bytes()
-		i := bytes.Index(l, []byte("id: "))
-		j := bytes.Index(l, []byte("function-name: "))
-		if i < 0 || j < 0 || (i > 0 && l[i-1] != ' ') {
-			continue
-		}
-		k := i + 4
-		for k < len(l) && (l[k] == '-' || l[k] >= '0' && l[k] <= '9') {
-			k++
-		}
-		id, err := strconv.ParseInt(string(l[i+4:k]), 10, 32)
-		if err != nil {
-			return nil, &SyntaxError{Line: line, Err: err}
-		}
-		if _, ok := names[int32(id)]; ok {
-			continue
-		}
-		names[int32(id)] = yamlScalar(l[j+len("function-name: "):])
-	}
-	return names, sc.Err()
-}
-
-// yamlScalar decodes the flow scalar at the start of s (quoted or plain).
-func yamlScalar(s []byte) string {
-	if len(s) == 0 {
-		return ""
-	}
-	switch s[0] {
-	case '\'':
-		var out []byte
-		for i := 1; i < len(s); i++ {
-			if s[i] == '\'' {
-				if i+1 < len(s) && s[i+1] == '\'' {
-					out = append(out, '\'')
-					i++
-					continue
-				}
-				break
-			}
-			out = append(out, s[i])
-		}
-		return string(out)
-	case '"':
-		var out []byte
-		for i := 1; i < len(s) && s[i] != '"'; i++ {
-			if s[i] == '\\' && i+1 < len(s) {
-				i++
-				switch s[i] {
-				case 'n':
-					out = append(out, '\n')
-				case 't':
-					out = append(out, '\t')
-				case '0':
-					out = append(out, 0)
-				default:
-					out = append(out, s[i])
-				}
-				continue
-			}
-			out = append(out, s[i])
-		}
-		return string(out)
-	}
-	end := len(s)
-	if k := bytes.Index(s, []byte(", ")); k >= 0 {
-		end = k
-	}
-	if k := bytes.Index(s[:end], []byte(" }")); k >= 0 {
-		end = k
-	}
-	return string(bytes.TrimSpace(s[:end]))
 }

@@ -85,8 +85,9 @@ func TestChrome(t *testing.T) {
 			}
 			var names map[int32]string
 			if f, err := os.Open("testdata/" + name + ".instrmap.yaml"); err == nil {
-				names, err = ReadInstrMap(f)
+				m, err := ReadInstrMap(f)
 				f.Close()
+				names = m.Names(true)
 				if err != nil || len(names) == 0 {
 					t.Fatalf("instrumentation map: %d names, %v", len(names), err)
 				}

@@ -59,6 +59,7 @@ type Trace struct {
 	Events []Event
 	args   []uint64
 	data   []byte
+	names  *nameTable // function names for YAML (WriteYAMLNames)
 }
 
 // Args returns the call arguments of e (an EventEnterArg).

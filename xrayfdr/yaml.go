@@ -11,6 +11,9 @@ import (
 // WriteYAML writes events as llvm-xray convert --output-format=yaml
 // --symbolize=false does.
 func WriteYAML(w io.Writer, t *Trace) error {
+	if t == nil {
+		return ErrNotOpen
+	}
 	h, evs := t.Header, t.Events
 	b := make([]byte, 0, 256<<10)
 	b = append(b, "---\nheader:\n  version:         "...)
@@ -37,6 +40,57 @@ func WriteYAML(w io.Writer, t *Trace) error {
 	}
 	_, err := io.WriteString(w, "...\n")
 	return err
+}
+
+// WriteYAMLNames writes events as llvm-xray convert --output-format=yaml
+// --symbolize does: the function field holds name(id) (for instance
+// InstrMap.Name, which spells names as llvm-xray does).
+func WriteYAMLNames(w io.Writer, t *Trace, name func(id int32) string) error {
+	if t == nil {
+		return ErrNotOpen
+	}
+	tt := *t
+	tt.names = &nameTable{name: name, m: map[int32][]byte{}}
+	// every name is quoted once, before the records are formatted in
+	// parallel
+	for i := range t.Events {
+		tt.names.get(t.Events[i].FuncID)
+	}
+	return WriteYAML(w, &tt)
+}
+
+// nameTable holds the YAML text of function names by id.
+type nameTable struct {
+	name  func(int32) string
+	small [][]byte // ids 0 to 4095
+	m     map[int32][]byte
+}
+
+func (n *nameTable) get(id int32) []byte {
+	if id >= 0 && int(id) < len(n.small) && n.small[id] != nil {
+		return n.small[id]
+	}
+	if b, ok := n.m[id]; ok {
+		return b
+	}
+	b := appendYAMLString(nil, []byte(n.name(id)))
+	if id >= 0 && id < 4096 {
+		if n.small == nil {
+			n.small = make([][]byte, 4096)
+		}
+		n.small[id] = b
+	} else {
+		n.m[id] = b
+	}
+	return b
+}
+
+// lookup is get for the table filled in advance (safe in parallel).
+func (n *nameTable) lookup(id int32) []byte {
+	if id >= 0 && int(id) < len(n.small) && n.small[id] != nil {
+		return n.small[id]
+	}
+	return n.m[id]
 }
 
 // writeYAMLRecords formats the records in chunks, on up to GOMAXPROCS
@@ -169,9 +223,14 @@ func (t *Trace) appendYAMLRecord(b []byte, e *Event, c *yamlCache) []byte {
 		b = strconv.AppendInt(b, int64(e.FuncID), 10)
 	}
 	id := b[n:]
-	b = append(b, ", function: '"...)
-	b = append(b, id...)
-	b = append(b, '\'')
+	if t.names != nil {
+		b = append(b, ", function: "...)
+		b = append(b, t.names.lookup(e.FuncID)...)
+	} else {
+		b = append(b, ", function: '"...)
+		b = append(b, id...)
+		b = append(b, '\'')
+	}
 	if e.argN > 0 {
 		b = append(b, ", args: [ "...)
 		for i, a := range t.Args(e) {

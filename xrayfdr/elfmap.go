@@ -1,0 +1,248 @@
+package xrayfdr
+
+import (
+	"debug/elf"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// ErrNoInstrMap means an ELF object without an xray_instr_map section.
+var ErrNoInstrMap = errors.New("xrayfdr: no XRay instrumentation map (xray_instr_map section) in the ELF object")
+
+// ErrMachine means an ELF object for a machine whose instrumentation map
+// we do not read.
+var ErrMachine = errors.New("xrayfdr: instrumentation maps are read from little-endian 64-bit x86-64 and AArch64 ELF objects only")
+
+// ReadELFInstrMap reads the instrumentation map of an ELF executable,
+// shared object or relocatable object of size bytes, as llvm-xray 14 reads
+// it: the first section named xray_instr_map, its relocations applied to
+// fields left zero (position-independent and relocatable objects), entry
+// versions 0 to 2, function ids numbered as the XRay runtime numbers them.
+// Unlike llvm-xray 14 it reads typed-event sleds. The map keeps what names
+// the functions: the symbol table (or the dynamic one), and DWARF debug
+// information, read when first needed (see InstrMap.Name).
+//
+// The object is read through r, which must stay readable while the map
+// is used (names are read when first asked for); sizes in it are checked
+// against size, so a hostile file costs memory in proportion to its size.
+func ReadELFInstrMap(r io.ReaderAt, size int64) (m *InstrMap, err error) {
+	defer func() {
+		// debug/elf and debug/dwarf are not hardened against every
+		// hostile input; a panic in them is a malformed file.
+		if p := recover(); p != nil {
+			m, err = nil, fmt.Errorf("%w: malformed ELF object (%v)", ErrNotInstrMap, p)
+		}
+	}()
+	f, err := elf.NewFile(r)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrNotInstrMap, err)
+	}
+	const wordSize = 8
+	if f.Data != elf.ELFDATA2LSB || f.Class != elf.ELFCLASS64 || f.Machine != elf.EM_X86_64 && f.Machine != elf.EM_AARCH64 {
+		return nil, fmt.Errorf("%w (this is %v %v)", ErrMachine, f.Class, f.Machine)
+	}
+	var sec *elf.Section
+	for _, s := range f.Sections {
+		if s.Name == "xray_instr_map" {
+			sec = s
+			break
+		}
+	}
+	if sec == nil {
+		return nil, ErrNoInstrMap
+	}
+	data, err := sectionData(sec, size)
+	if err != nil {
+		return nil, err
+	}
+	entrySize := 4 * wordSize
+	if len(data)%entrySize != 0 {
+		return nil, fmt.Errorf("%w: instrumentation map entries not evenly divisible by size of an XRay sled entry", ErrNotInstrMap)
+	}
+	relocs, err := readRelocs(f, size, sec.Addr, uint64(len(data)))
+	if err != nil {
+		return nil, err
+	}
+	m = &InstrMap{fromELF: true, Sleds: make([]Sled, 0, len(data)/entrySize)}
+	word := binary.LittleEndian.Uint64
+	// what llvm-xray's RelocateOrElse does: a zero field takes the value
+	// of a relocation at its address
+	relocate := func(at, v uint64) uint64 {
+		if v == 0 {
+			if r, ok := relocs[at]; ok {
+				return r
+			}
+		}
+		return v
+	}
+	var (
+		id    int32 = 1
+		curFn uint64
+		ids   = map[uint64]int32{}
+	)
+	setFunc := func(id int32, fn uint64) {
+		if int(id) > len(m.Functions) {
+			m.Functions = append(m.Functions, fn)
+		}
+		m.Functions[id-1] = fn
+		ids[fn] = id
+	}
+	for off := 0; off < len(data); off += entrySize {
+		e := data[off : off+entrySize]
+		pos := sec.Addr + uint64(off)
+		s := Sled{
+			Address:          relocate(pos, word(e)),
+			Function:         relocate(pos+uint64(wordSize), word(e[wordSize:])),
+			Kind:             SledKind(e[2*wordSize]),
+			AlwaysInstrument: e[2*wordSize+1] != 0,
+			Version:          e[2*wordSize+2],
+		}
+		if s.Kind > SledTypedEvent {
+			return nil, fmt.Errorf("%w: sled %d has unknown kind %d", ErrNotInstrMap, off/entrySize, s.Kind)
+		}
+		if s.Version >= 2 {
+			s.Address += pos
+			s.Function += pos + uint64(wordSize)
+		}
+		// the XRay runtime's numbering, as llvm-xray copies it: a new id
+		// whenever the function changes from one sled to the next (and,
+		// while the function seen is at address 0, none)
+		if curFn == 0 {
+			curFn = s.Function
+			setFunc(id, s.Function)
+		}
+		if s.Function != curFn {
+			id++
+			curFn = s.Function
+			setFunc(id, s.Function)
+		}
+		m.Sleds = append(m.Sleds, s)
+	}
+	for i := range m.Sleds {
+		m.Sleds[i].FuncID = ids[m.Sleds[i].Function]
+	}
+	m.symbols = newSymbolizer(f, size)
+	return m, nil
+}
+
+// sectionData reads a section's bytes, after checking them against the
+// file's size.
+func sectionData(s *elf.Section, size int64) ([]byte, error) {
+	if s.Type == elf.SHT_NOBITS {
+		return nil, nil
+	}
+	if s.Flags&elf.SHF_COMPRESSED != 0 || s.Offset > uint64(size) || s.FileSize > uint64(size)-s.Offset {
+		return nil, fmt.Errorf("%w: section %s lies outside the file", ErrNotInstrMap, s.Name)
+	}
+	data := make([]byte, s.FileSize)
+	if _, err := s.ReadAt(data, 0); err != nil && err != io.EOF {
+		return nil, err
+	}
+	return data, nil
+}
+
+// readRelocs returns the values llvm-xray computes for the relocations of
+// every REL and RELA section at addresses in [lo, lo+n): the first
+// relocation of an address wins.
+func readRelocs(f *elf.File, size int64, lo, n uint64) (map[uint64]uint64, error) {
+	out := map[uint64]uint64{}
+	relative := uint32(elf.R_X86_64_RELATIVE)
+	if f.Machine == elf.EM_AARCH64 {
+		relative = uint32(elf.R_AARCH64_RELATIVE)
+	}
+	symCache := map[int][]elf.Symbol{}
+	symbols := func(link uint32) []elf.Symbol {
+		if int(link) >= len(f.Sections) {
+			return nil
+		}
+		if s, ok := symCache[int(link)]; ok {
+			return s
+		}
+		var syms []elf.Symbol
+		switch f.Sections[link].Type {
+		case elf.SHT_SYMTAB:
+			syms, _ = f.Symbols()
+		case elf.SHT_DYNSYM:
+			syms, _ = f.DynamicSymbols()
+		}
+		symCache[int(link)] = syms
+		return syms
+	}
+	for _, s := range f.Sections {
+		if s.Type != elf.SHT_RELA && s.Type != elf.SHT_REL {
+			continue
+		}
+		data, err := sectionData(s, size)
+		if err != nil {
+			return nil, err
+		}
+		rela := s.Type == elf.SHT_RELA
+		esize := 16
+		if rela {
+			esize = 24
+		}
+		for p := 0; p+esize <= len(data); p += esize {
+			e := data[p : p+esize]
+			off, info := binary.LittleEndian.Uint64(e), binary.LittleEndian.Uint64(e[8:])
+			typ, sym := uint32(info), int(info>>32)
+			var addend int64
+			if rela {
+				addend = int64(binary.LittleEndian.Uint64(e[16:]))
+			}
+			if off < lo || off-lo >= n {
+				continue
+			}
+			if _, ok := out[off]; ok {
+				continue
+			}
+			if ok, v := resolveReloc(f.Machine, typ, off, addend); ok {
+				var sv uint64
+				if syms := symbols(s.Link); sym > 0 && sym <= len(syms) {
+					sv = syms[sym-1].Value
+				}
+				out[off] = v(sv)
+			} else if typ == relative && rela {
+				out[off] = uint64(addend)
+			}
+		}
+	}
+	return out, nil
+}
+
+// resolveReloc is LLVM 14's RelocationResolver for the relocation types it
+// supports on each machine (for RELA relocations: the addend replaces
+// what the field holds).
+func resolveReloc(m elf.Machine, typ uint32, off uint64, addend int64) (bool, func(s uint64) uint64) {
+	a := uint64(addend)
+	abs := func(s uint64) uint64 { return s + a }
+	abs32 := func(s uint64) uint64 { return (s + a) & 0xffffffff }
+	pcrel := func(s uint64) uint64 { return s + a - off }
+	pcrel32 := func(s uint64) uint64 { return (s + a - off) & 0xffffffff }
+	switch m {
+	case elf.EM_X86_64:
+		switch elf.R_X86_64(typ) {
+		case elf.R_X86_64_NONE:
+			return true, func(uint64) uint64 { return 0 }
+		case elf.R_X86_64_PC32, elf.R_X86_64_PC64:
+			return true, pcrel
+		case elf.R_X86_64_32, elf.R_X86_64_32S:
+			return true, abs32
+		case elf.R_X86_64_64, elf.R_X86_64_DTPOFF32, elf.R_X86_64_DTPOFF64:
+			return true, abs
+		}
+	case elf.EM_AARCH64:
+		switch elf.R_AARCH64(typ) {
+		case elf.R_AARCH64_ABS32:
+			return true, abs32
+		case elf.R_AARCH64_ABS64:
+			return true, abs
+		case elf.R_AARCH64_PREL32:
+			return true, pcrel32
+		case elf.R_AARCH64_PREL64:
+			return true, pcrel
+		}
+	}
+	return false, nil
+}

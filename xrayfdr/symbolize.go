@@ -1,0 +1,220 @@
+package xrayfdr
+
+import (
+	"cmp"
+	"debug/dwarf"
+	"debug/elf"
+	"slices"
+	"strings"
+)
+
+// Demangle turns an Itanium C++ ABI name ("_Z...") into its readable
+// form, or returns an error when it cannot. Names pass through it when
+// InstrMap.Name is asked to demangle. It is a variable so that a program
+// can put another demangler in its place.
+var Demangle func(name string) (string, error) = demangleName
+
+// symbolizer names addresses as llvm-xray's symbolizer (LLVM 14's
+// SymbolizableObjectFile) does: the symbol table wins over DWARF for the
+// linkage name; DWARF names only what no symbol covers.
+type symbolizer struct {
+	syms []symDesc // sorted by address, one per address
+
+	file      *elf.File
+	size      int64
+	dwarfRead bool
+	funcs     []dwarfFunc // sorted by low address
+}
+
+type symDesc struct {
+	addr, size uint64
+	name       string
+}
+
+type dwarfFunc struct {
+	lo, hi uint64
+	depth  int
+	name   string
+}
+
+func newSymbolizer(f *elf.File, size int64) *symbolizer {
+	s := &symbolizer{file: f, size: size}
+	syms, err := f.Symbols()
+	if err != nil || len(syms) == 0 {
+		syms, _ = f.DynamicSymbols()
+	}
+	for _, sym := range syms {
+		if sym.Section == elf.SHN_UNDEF || sym.Section >= elf.SHN_LORESERVE {
+			continue
+		}
+		switch elf.ST_TYPE(sym.Info) {
+		case elf.STT_FUNC, elf.STT_OBJECT, elf.STT_GNU_IFUNC:
+		case elf.STT_NOTYPE:
+			// assembly functions; not mapping symbols or local labels
+			if sym.Name == "" || sym.Name[0] == '$' || strings.HasPrefix(sym.Name, ".L") {
+				continue
+			}
+		default:
+			continue
+		}
+		s.syms = append(s.syms, symDesc{sym.Value, sym.Size, sym.Name})
+	}
+	// LLVM sorts by (address, size, name) and keeps the last symbol of
+	// each address: the largest, so that sized symbols win over unsized
+	// ones at the same place.
+	slices.SortFunc(s.syms, func(a, b symDesc) int {
+		return cmp.Or(cmp.Compare(a.addr, b.addr), cmp.Compare(a.size, b.size), strings.Compare(a.name, b.name))
+	})
+	out := s.syms[:0]
+	for i, d := range s.syms {
+		if i+1 < len(s.syms) && s.syms[i+1].addr == d.addr {
+			continue
+		}
+		out = append(out, d)
+	}
+	s.syms = out
+	return s
+}
+
+// name returns the name of the function at addr, demangled if asked, or
+// false when neither the symbols nor DWARF name it.
+func (s *symbolizer) name(addr uint64, demangle bool) (string, bool) {
+	name, ok := s.symbolName(addr)
+	if !ok {
+		name, ok = s.dwarfName(addr)
+	}
+	if !ok {
+		return "", false
+	}
+	if demangle && strings.HasPrefix(name, "_Z") {
+		if d, err := Demangle(name); err == nil {
+			return d, true
+		}
+	}
+	return name, true
+}
+
+// symbolName finds the last symbol at or before addr, which covers addr
+// when its size does or it has none.
+func (s *symbolizer) symbolName(addr uint64) (string, bool) {
+	i, _ := slices.BinarySearchFunc(s.syms, addr, func(d symDesc, a uint64) int {
+		if d.addr <= a {
+			return -1
+		}
+		return 1
+	})
+	if i == 0 {
+		return "", false
+	}
+	d := s.syms[i-1]
+	if d.size != 0 && d.addr+d.size <= addr {
+		return "", false
+	}
+	return d.name, true
+}
+
+// dwarfName names addr from the innermost DWARF subprogram or inlined
+// subroutine that holds it: its linkage name, else its name, following
+// DW_AT_specification and DW_AT_abstract_origin.
+func (s *symbolizer) dwarfName(addr uint64) (string, bool) {
+	if !s.dwarfRead {
+		s.dwarfRead = true
+		s.readDWARF()
+	}
+	best := -1
+	for i, f := range s.funcs {
+		if f.lo > addr {
+			break
+		}
+		if addr < f.hi && (best < 0 || f.depth > s.funcs[best].depth) {
+			best = i
+		}
+	}
+	if best < 0 || s.funcs[best].name == "" {
+		return "", false
+	}
+	return s.funcs[best].name, true
+}
+
+// readDWARF collects the address ranges of functions. DWARF that is
+// compressed beyond a bound, or malformed, is left out.
+func (s *symbolizer) readDWARF() {
+	defer func() {
+		if recover() != nil {
+			s.funcs = nil
+		}
+	}()
+	for _, sec := range s.file.Sections {
+		if strings.HasPrefix(sec.Name, ".debug_") || strings.HasPrefix(sec.Name, ".zdebug_") {
+			if sec.Size > 64*uint64(s.size) || sec.Offset > uint64(s.size) || sec.FileSize > uint64(s.size)-sec.Offset {
+				return
+			}
+		}
+	}
+	d, err := s.file.DWARF()
+	if err != nil {
+		return
+	}
+	r := d.Reader()
+	depth := 0
+	for {
+		e, err := r.Next()
+		if err != nil || e == nil {
+			break
+		}
+		if e.Tag == 0 {
+			depth--
+			continue
+		}
+		if e.Tag == dwarf.TagSubprogram || e.Tag == dwarf.TagInlinedSubroutine {
+			if ranges, err := d.Ranges(e); err == nil && len(ranges) > 0 {
+				name := dieName(d, e)
+				for _, rg := range ranges {
+					if rg[0] < rg[1] {
+						s.funcs = append(s.funcs, dwarfFunc{rg[0], rg[1], depth, name})
+					}
+				}
+			}
+		}
+		if e.Children {
+			depth++
+		}
+		if len(s.funcs) > int(s.size) {
+			break // cannot happen in a well-formed file
+		}
+	}
+	slices.SortStableFunc(s.funcs, func(a, b dwarfFunc) int { return cmp.Compare(a.lo, b.lo) })
+}
+
+// dieName is LLVM's DWARFDie::getSubroutineName for linkage names: the
+// linkage name found on the DIE or along its DW_AT_specification and
+// DW_AT_abstract_origin references, else the name found the same way.
+func dieName(d *dwarf.Data, e *dwarf.Entry) string {
+	if n := findRecursively(d, e, 0, dwarf.AttrLinkageName, 0x2007 /* DW_AT_MIPS_linkage_name */); n != "" {
+		return n
+	}
+	return findRecursively(d, e, 0, dwarf.AttrName)
+}
+
+func findRecursively(d *dwarf.Data, e *dwarf.Entry, hops int, attrs ...dwarf.Attr) string {
+	for _, a := range attrs {
+		if n, ok := e.Val(a).(string); ok {
+			return n
+		}
+	}
+	if hops >= 8 {
+		return ""
+	}
+	for _, a := range []dwarf.Attr{dwarf.AttrSpecification, dwarf.AttrAbstractOrigin} {
+		if off, ok := e.Val(a).(dwarf.Offset); ok {
+			r := d.Reader()
+			r.Seek(off)
+			if t, err := r.Next(); err == nil && t != nil {
+				if n := findRecursively(d, t, hops+1, attrs...); n != "" {
+					return n
+				}
+			}
+		}
+	}
+	return ""
+}
