@@ -1,9 +1,9 @@
 package xrayfdr
 
-import "errors"
+import "github.com/tracefmt/tracefmt/internal/demangle"
 
-// demangleName is the default Demangle until the module's own Itanium
-// demangler is wired in.
+// demangleName is the module's Itanium C++ demangler (the one
+// llvm-cxxfilt-14's output is the reference for).
 func demangleName(name string) (string, error) {
-	return name, errors.New("xrayfdr: no demangler")
+	return demangle.Demangle(name)
 }
