@@ -136,6 +136,9 @@ func (b *bitReader) raw(dst []byte, n int) int {
 	if done == n || b.fake > 0 {
 		return done
 	}
+	// The fast refill may have left bits of the following input above
+	// nbits; they are no longer next.
+	b.val = 0
 	for done < n {
 		if b.pos == b.end && !b.fill() {
 			break

@@ -172,9 +172,16 @@ func TestApitraceRepack(t *testing.T) {
 // and what was returned before it must be a prefix of the output.
 func TestTruncation(t *testing.T) {
 	tool := testutil.Tool(t, "brotli")
-	raw := corpus(t)["text"][:6000]
-	for _, args := range [][]string{{"-q", "11", "-w", "24"}, {"-q", "1", "-w", "10"}} {
-		comp := compress(t, tool, raw, args...)
+	files := corpus(t)
+	for _, c := range []struct {
+		raw  []byte
+		args []string
+	}{
+		{files["text"][:6000], []string{"-q", "11", "-w", "24"}},
+		{files["text"][:6000], []string{"-q", "1", "-w", "10"}},
+		{files["random"][:2500], []string{"-q", "0"}}, // uncompressed meta-blocks
+	} {
+		raw, comp := c.raw, compress(t, tool, c.raw, c.args...)
 		testutil.CheckTruncations(t, comp, func(r io.Reader) error {
 			got, err := decode(r)
 			if !bytes.HasPrefix(raw, got) {
