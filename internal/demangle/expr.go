@@ -402,6 +402,9 @@ func (p *parser) bracedExpr() *node {
 }
 
 func (p *parser) functionParam() *node {
+	if p.consumeStr("fpT") {
+		return p.name("this")
+	}
 	if p.consumeStr("fp") {
 		p.cvQualifiers()
 		num := p.number(false)

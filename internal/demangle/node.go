@@ -14,7 +14,6 @@ const (
 	kQual
 	kConvOp
 	kPostfixQual
-	kBitInt
 	kElaborated
 	kAbiTag
 	kEnableIf
@@ -379,6 +378,15 @@ var expandedSubNames = [...]string{
 var specialSubBaseNames = [...]string{
 	ssAllocator:   "allocator",
 	ssBasicString: "basic_string",
+	ssString:      "string",
+	ssIstream:     "istream",
+	ssOstream:     "ostream",
+	ssIostream:    "iostream",
+}
+
+var expandedSubBaseNames = [...]string{
+	ssAllocator:   "allocator",
+	ssBasicString: "basic_string",
 	ssString:      "basic_string",
 	ssIstream:     "basic_istream",
 	ssOstream:     "basic_ostream",
@@ -397,8 +405,10 @@ func baseName(n *node) string {
 			n = n.b
 		case kStdQualified:
 			n = n.a
-		case kSpecialSub, kExpandedSpecialSub:
+		case kSpecialSub:
 			return specialSubBaseNames[n.n]
+		case kExpandedSpecialSub:
+			return expandedSubBaseNames[n.n]
 		default:
 			return ""
 		}
@@ -461,13 +471,6 @@ func (p *printer) left(n *node) {
 	case kPostfixQual:
 		p.printLeft(n.a)
 		p.str(n.s)
-	case kBitInt:
-		if !n.flag {
-			p.str("unsigned ")
-		}
-		p.str("_BitInt(")
-		p.print(n.a)
-		p.str(")")
 	case kElaborated:
 		p.str(n.s)
 		p.str(" ")

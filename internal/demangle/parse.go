@@ -1190,8 +1190,6 @@ func (p *parser) operatorName(st *nameState) *node {
 			op = "operator&="
 		case 'S':
 			op = "operator="
-		case 'w':
-			op = "operator co_await"
 		}
 	case 'c':
 		switch c1 {
@@ -1430,23 +1428,6 @@ func (p *parser) typ() *node {
 				return nil
 			}
 			return p.node1(kBinaryFP, p.name(num))
-		case 'B', 'U':
-			p.pos += 2
-			var size *node
-			if isDigit(p.look(0)) {
-				size = p.name(p.number(false))
-			} else {
-				size = p.expr()
-				if size == nil {
-					return nil
-				}
-			}
-			if !p.consume('_') {
-				return nil
-			}
-			n := p.node1(kBitInt, size)
-			n.flag = c1 == 'B'
-			return n
 		case 't', 'T':
 			r = p.decltype()
 		case 'v':
