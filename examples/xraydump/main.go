@@ -1,12 +1,24 @@
-// Command xraydump prints an LLVM XRay log the way llvm-xray does, using
-// package xrayfdr.
+// Command xraydump prints LLVM XRay logs and instrumentation maps the way
+// llvm-xray does, using package xrayfdr. It takes llvm-xray's subcommands,
+// with flags spelled as LLVM's command line accepts them (-flag, --flag,
+// --flag=X, --flag X, before or after the file):
+//
+//	xraydump fdr-dump [-verify] LOG
+//	xraydump extract [--symbolize] [--no-demangle] [-o OUT] BIN
+//	xraydump convert --output-format=yaml|trace_event [--symbolize] [--no-demangle]
+//	                 [--instr_map=BIN] [--sort] [-o OUT] LOG
+//
+// and its own older form:
 //
 //	xraydump [-verify] FILE                 like llvm-xray fdr-dump [-verify] FILE
 //	xraydump -yaml FILE                     like llvm-xray convert --output-format=yaml FILE
 //	xraydump -chrome [-instr-map MAP] FILE  Chrome trace-event JSON (Perfetto, chrome://tracing)
 //
-// MAP is an instrumentation map written by llvm-xray extract --symbolize;
-// it names the functions in the JSON.
+// BIN and MAP are an instrumented ELF binary or shared object, or the
+// YAML llvm-xray extract writes. Names come from the binary's symbols and
+// DWARF as llvm-xray finds them; unlike llvm-xray 14, binaries with
+// typed-event sleds are read. convert --output-format=trace_event writes
+// our Chrome JSON (exact timestamps; llvm-xray's differs).
 //
 // A file that cannot be read or parsed prints one line naming it (with
 // llvm-xray's wording where there is one) and exits 1; a bad flag or
@@ -20,56 +32,144 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"strings"
 
 	"github.com/tracefmt/tracefmt/internal/cli"
 	"github.com/tracefmt/tracefmt/xrayfdr"
 )
 
-const usage = `usage: xraydump [-verify | -yaml | -chrome [-instr-map MAP.yaml]] FILE`
+const usage = `usage: xraydump fdr-dump [-verify] LOG
+       xraydump extract [--symbolize] [--no-demangle] [-o OUT] BIN
+       xraydump convert --output-format=yaml|trace_event [--symbolize] [--no-demangle] [--instr_map=BIN] [--sort] [-o OUT] LOG
+       xraydump [-verify | -yaml | -chrome [-instr-map MAP]] FILE`
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-// options of the flag form
+// options of every form
 type options struct {
 	verify, yaml, chrome bool
 	instrMap             string
+	symbolize, demangle  bool
+	noDemangle, sort     bool
+	format, output       string
 }
 
 // run is the command; it returns the exit status.
 func run(args []string, stdout, stderr io.Writer) int {
+	sub := ""
+	if len(args) > 0 {
+		switch args[0] {
+		case "fdr-dump", "extract", "convert":
+			sub, args = args[0], args[1:]
+		}
+	}
 	c := cli.New("xraydump", usage, stderr)
 	var o options
-	c.Flags.BoolVar(&o.verify, "verify", false, "check and print the log block by block (fdr-dump -verify)")
-	c.Flags.BoolVar(&o.yaml, "yaml", false, "print the expanded events as llvm-xray convert's YAML")
-	c.Flags.BoolVar(&o.chrome, "chrome", false, "write Chrome trace-event JSON")
-	c.Flags.StringVar(&o.instrMap, "instr-map", "", "instrumentation map (llvm-xray extract --symbolize YAML) naming functions for -chrome")
-	if ok, code := c.Parse(args); !ok {
+	fs := c.Flags
+	switch sub {
+	case "":
+		fs.BoolVar(&o.verify, "verify", false, "check and print the log block by block (fdr-dump -verify)")
+		fs.BoolVar(&o.yaml, "yaml", false, "print the expanded events as llvm-xray convert's YAML")
+		fs.BoolVar(&o.chrome, "chrome", false, "write Chrome trace-event JSON")
+		fs.StringVar(&o.instrMap, "instr-map", "", "binary or instrumentation map naming functions for -chrome")
+	case "fdr-dump":
+		fs.BoolVar(&o.verify, "verify", false, "verify structure of the log")
+	case "extract", "convert":
+		fs.BoolVar(&o.symbolize, "symbolize", false, "symbolize functions")
+		fs.BoolVar(&o.demangle, "demangle", true, "demangle symbols (default)")
+		fs.BoolVar(&o.noDemangle, "no-demangle", false, "don't demangle symbols")
+		fs.StringVar(&o.output, "output", "-", "output file; '-' for stdout")
+		fs.StringVar(&o.output, "o", "-", "alias for -output")
+		if sub == "extract" {
+			fs.BoolVar(&o.symbolize, "s", false, "alias for -symbolize")
+		} else {
+			fs.BoolVar(&o.symbolize, "y", false, "alias for -symbolize")
+			fs.StringVar(&o.instrMap, "instr_map", "", "binary with the instrumentation map, or a separate instrumentation map")
+			fs.StringVar(&o.instrMap, "m", "", "alias for -instr_map")
+			fs.StringVar(&o.format, "output-format", "", "output format: yaml or trace_event")
+			fs.StringVar(&o.format, "f", "", "alias for -output-format")
+			fs.BoolVar(&o.sort, "sort", false, "sort records by timestamp (always done for FDR logs)")
+			fs.BoolVar(&o.sort, "s", false, "alias for -sort")
+		}
+	}
+	files, ok, code := parse(c, args)
+	if !ok {
 		return code
 	}
-	if c.Flags.NArg() != 1 {
-		return c.BadUsage("want one FILE, got %d arguments", c.Flags.NArg())
+	if len(files) != 1 {
+		return c.BadUsage("want one file, got %d arguments", len(files))
 	}
-	if n := btoi(o.verify) + btoi(o.yaml) + btoi(o.chrome); n > 1 {
-		return c.BadUsage("-verify, -yaml and -chrome exclude each other")
+	if o.noDemangle {
+		o.demangle = false
 	}
-	if o.instrMap != "" && !o.chrome {
-		return c.BadUsage("-instr-map goes with -chrome")
+	switch sub {
+	case "":
+		if n := btoi(o.verify) + btoi(o.yaml) + btoi(o.chrome); n > 1 {
+			return c.BadUsage("-verify, -yaml and -chrome exclude each other")
+		}
+		if o.instrMap != "" && !o.chrome {
+			return c.BadUsage("-instr-map goes with -chrome")
+		}
+	case "convert":
+		switch o.format {
+		case "yaml":
+			o.yaml = true
+		case "trace_event":
+			o.chrome = true
+		case "":
+			return c.BadUsage("convert needs --output-format=yaml or --output-format=trace_event")
+		default:
+			return c.BadUsage("--output-format=%s is not supported (yaml or trace_event)", o.format)
+		}
+	}
+	out := stdout
+	if o.output != "" && o.output != "-" {
+		f, err := os.Create(o.output)
+		if err != nil {
+			return c.Failf("", err)
+		}
+		defer f.Close()
+		out = f
 	}
 	// The whole log and its events stay in memory until the end, so
 	// collecting garbage early saves nothing.
 	debug.SetGCPercent(400)
-	out := bufio.NewWriterSize(stdout, 1<<20)
-	file := c.Flags.Arg(0)
-	err := dump(out, file, o)
-	if ferr := out.Flush(); err == nil && ferr != nil {
+	bw := bufio.NewWriterSize(out, 1<<20)
+	file := files[0]
+	var err error
+	if sub == "extract" {
+		err = extract(bw, file, o)
+	} else {
+		err = dump(bw, file, o, sub == "convert")
+	}
+	if ferr := bw.Flush(); err == nil && ferr != nil {
 		return c.Failf("", ferr)
 	}
 	if err != nil {
 		return fail(c, file, err)
 	}
 	return cli.OK
+}
+
+// parse parses flags before and after the files, as LLVM's command line
+// does; "--" ends the flags.
+func parse(c *cli.Command, args []string) (files []string, ok bool, code int) {
+	for {
+		if ok, code := c.Parse(args); !ok {
+			return nil, false, code
+		}
+		rest := c.Flags.Args()
+		if len(rest) == 0 {
+			return files, true, 0
+		}
+		if len(args) > len(rest) && args[len(args)-len(rest)-1] == "--" {
+			return append(files, rest...), true, 0
+		}
+		files = append(files, rest[0])
+		args = rest[1:]
+	}
 }
 
 func btoi(b bool) int {
@@ -84,22 +184,39 @@ func btoi(b bool) int {
 func fail(c *cli.Command, file string, err error) int {
 	var fe *xrayfdr.FormatError
 	if errors.As(err, &fe) && fe.LLVM != "" {
-		err = fmt.Errorf("%v (llvm-xray: %s)", err, oneLine(fe.LLVM))
+		err = fmt.Errorf("%v (llvm-xray: %s)", err, strings.ReplaceAll(fe.LLVM, "\n", " "))
 	}
 	return c.Failf(file, err)
 }
 
-func oneLine(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if c == '\n' {
-			b[i] = ' '
-		}
-	}
-	return string(b)
+// namedError names the file an error is about, when it is not the
+// command's main file.
+type namedError struct {
+	file string
+	err  error
 }
 
-func dump(w io.Writer, path string, o options) error {
+func (e *namedError) Error() string { return e.file + ": " + e.err.Error() }
+func (e *namedError) Unwrap() error { return e.err }
+
+func openMap(path string) (*xrayfdr.InstrMap, error) {
+	m, err := xrayfdr.OpenInstrMap(path)
+	var pe *os.PathError
+	if err != nil && !errors.As(err, &pe) {
+		err = &namedError{path, err}
+	}
+	return m, err
+}
+
+func extract(w io.Writer, path string, o options) error {
+	m, err := xrayfdr.OpenInstrMap(path)
+	if err != nil {
+		return err
+	}
+	return m.WriteYAML(w, o.symbolize, o.demangle)
+}
+
+func dump(w io.Writer, path string, o options, convert bool) error {
 	if !o.verify && !o.yaml && !o.chrome {
 		f, err := os.Open(path)
 		if err != nil {
@@ -107,6 +224,13 @@ func dump(w io.Writer, path string, o options) error {
 		}
 		defer f.Close()
 		return xrayfdr.Dump(w, f) // streams
+	}
+	var m *xrayfdr.InstrMap
+	if o.instrMap != "" {
+		var err error
+		if m, err = openMap(o.instrMap); err != nil {
+			return err
+		}
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -118,19 +242,14 @@ func dump(w io.Writer, path string, o options) error {
 		if err != nil {
 			return err
 		}
+		if o.symbolize {
+			return xrayfdr.WriteYAMLNames(w, t, func(id int32) string { return m.Name(id, o.demangle) })
+		}
 		return xrayfdr.WriteYAML(w, t)
 	case o.chrome:
 		var names map[int32]string
-		if o.instrMap != "" {
-			f, err := os.Open(o.instrMap)
-			if err != nil {
-				return err
-			}
-			names, err = xrayfdr.ReadInstrMap(f)
-			f.Close()
-			if err != nil {
-				return fmt.Errorf("%s: %w", o.instrMap, err)
-			}
+		if m != nil && (o.symbolize || !convert) {
+			names = m.Names(o.demangle || !convert)
 		}
 		t, err := xrayfdr.Expand(data, true)
 		if err != nil {

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -55,7 +56,7 @@ func TestExitStatus(t *testing.T) {
 	}{
 		{[]string{"-h"}, 0, "usage: xraydump"},
 		{[]string{"-nosuchflag", "x"}, 2, "flag provided but not defined"},
-		{[]string{}, 2, "want one FILE"},
+		{[]string{}, 2, "want one file"},
 		{[]string{"-yaml", "-verify", "x"}, 2, "exclude each other"},
 		{[]string{missing}, 1, "xraydump: open " + missing},
 		{[]string{"-yaml", filepath.Join(td, "invalid", "metadata-kind-10.xray")}, 1, "xraydump: " + filepath.Join(td, "invalid", "metadata-kind-10.xray") + ": xrayfdr: offset 80"},
@@ -70,6 +71,71 @@ func TestExitStatus(t *testing.T) {
 		}
 		if c.code == 1 && strings.Count(stderr.String(), "\n") != 1 {
 			t.Errorf("%q: want one line, got %q", c.args, stderr.String())
+		}
+	}
+}
+
+// The subcommand forms, with LLVM's flag spellings, against the goldens
+// llvm-xray-14 made for the test binaries.
+func TestSubcommands(t *testing.T) {
+	elf := filepath.Join(td, "elf")
+	bin := filepath.Join(elf, "prog_O0_g_pie")
+	log := filepath.Join(elf, "prog_fdr.xray")
+	for _, c := range []struct {
+		args   []string
+		golden string
+	}{
+		{[]string{"extract", bin}, bin + ".extract.yaml"},
+		{[]string{"extract", "--symbolize", bin}, bin + ".extract-symbolize.yaml"},
+		{[]string{"extract", bin, "-s"}, bin + ".extract-symbolize.yaml"},
+		{[]string{"extract", "-symbolize", "--no-demangle", bin}, bin + ".extract-no-demangle.yaml"},
+		{[]string{"extract", "--symbolize", "--demangle=false", bin}, bin + ".extract-no-demangle.yaml"},
+		{[]string{"convert", "--output-format=yaml", "--symbolize", "--instr_map=" + bin, log}, filepath.Join(elf, "prog_fdr.convert-symbolize.yaml")},
+		{[]string{"convert", "-output-format", "yaml", "-symbolize", "-instr_map", bin, log}, filepath.Join(elf, "prog_fdr.convert-symbolize.yaml")},
+		{[]string{"convert", log, "--instr_map", bin, "-f=yaml", "-y", "--no-demangle"}, filepath.Join(elf, "prog_fdr.convert-no-demangle.yaml")},
+		{[]string{"convert", "-m", bin, "--output-format=yaml", log}, filepath.Join(td, "..", "..", "xrayfdr", "testdata", "elf", "prog_fdr.convert-plain.yaml")},
+		{[]string{"fdr-dump", filepath.Join(td, "fdr_simple.xray")}, filepath.Join(td, "fdr_simple.fdr-dump.txt")},
+		{[]string{"fdr-dump", "--verify", filepath.Join(td, "fdr_simple.xray")}, filepath.Join(td, "fdr_simple.fdr-dump-verify.txt")},
+		{[]string{"convert", "--output-format=yaml", filepath.Join(td, "fdr_simple.xray")}, filepath.Join(td, "fdr_simple.yaml")},
+	} {
+		if _, err := os.Stat(c.golden); err != nil {
+			t.Errorf("%q: golden: %v", c.args, err)
+			continue
+		}
+		var got, stderr bytes.Buffer
+		if code := run(c.args, &got, &stderr); code != 0 {
+			t.Errorf("%q: exit %d: %s", c.args, code, stderr.String())
+			continue
+		}
+		testutil.DiffText(t, strings.Join(c.args, " "), testutil.ReadFile(t, c.golden), got.Bytes())
+	}
+	// -chrome and trace_event name functions from the binary
+	for _, args := range [][]string{{"-chrome", "-instr-map", bin, log}, {"convert", "--output-format=trace_event", "--symbolize", "--instr_map=" + bin, log}} {
+		var got, stderr bytes.Buffer
+		if code := run(args, &got, &stderr); code != 0 {
+			t.Fatalf("%q: %s", args, stderr.String())
+		}
+		if !json.Valid(got.Bytes()) || !bytes.Contains(got.Bytes(), []byte(`"name":"geo::Vec::operator+(geo::Vec const&) const"`)) {
+			t.Errorf("%q: chrome output invalid or unnamed:\n%.300s", args, got.String())
+		}
+	}
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"extract", "/etc/passwd"}, 1, "xraydump: /etc/passwd: xrayfdr: line 1: not an ELF object"},
+		{[]string{"convert", "--output-format=yaml", "--instr_map=/etc/passwd", log}, 1, "/etc/passwd"},
+		{[]string{"convert", log}, 2, "--output-format"},
+		{[]string{"convert", "--output-format=raw", log}, 2, "not supported"},
+		{[]string{"extract", "-h"}, 0, "usage:"},
+		{[]string{"extract", "--bogus", bin}, 2, "flag provided but not defined"},
+		{[]string{"extract", bin, bin}, 2, "want one file"},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := run(c.args, &stdout, &stderr)
+		if code != c.code || !strings.Contains(stderr.String(), c.want) {
+			t.Errorf("%q: exit %d, want %d; stderr %q lacks %q", c.args, code, c.code, stderr.String(), c.want)
 		}
 	}
 }

@@ -48,4 +48,5 @@ XRAY_OPTIONS="patch_premain=true xray_mode=xray-fdr xray_logfile_base=log/x-" XR
 mv log/x-* prog_fdr.xray
 rmdir log
 "$X" convert --output-format=yaml --symbolize --instr_map=prog_O0_g_pie prog_fdr.xray >prog_fdr.convert-symbolize.yaml
+"$X" convert --output-format=yaml --instr_map=prog_O0_g_pie prog_fdr.xray >prog_fdr.convert-plain.yaml
 "$X" convert --output-format=yaml --symbolize --no-demangle --instr_map=prog_O0_g_pie prog_fdr.xray >prog_fdr.convert-no-demangle.yaml
