@@ -124,16 +124,20 @@ func (z *Reader) execute(src []byte, nseq int, lits, wide []byte) (int, error) {
 		}
 		m := op - off
 		switch {
-		case off >= 16:
+		case ml <= off:
+			// No overlap: the bytes read past the match are never used,
+			// so both halves are loaded before either is stored (a load
+			// overlapping a store just made would stall).
 			if ml <= 32 {
-				*(*[16]byte)(out[op:]) = *(*[16]byte)(out[m:])
-				*(*[16]byte)(out[op+16:]) = *(*[16]byte)(out[m+16:])
-			} else if off >= ml {
-				copy(out[op:op+ml], out[m:m+ml])
+				a, b := *(*[16]byte)(out[m:]), *(*[16]byte)(out[m+16:])
+				*(*[16]byte)(out[op:]) = a
+				*(*[16]byte)(out[op+16:]) = b
 			} else {
-				for j := 0; j < ml; j += 16 {
-					*(*[16]byte)(out[op+j:]) = *(*[16]byte)(out[m+j:])
-				}
+				copy(out[op:op+ml], out[m:m+ml])
+			}
+		case off >= 16:
+			for j := 0; j < ml; j += 16 {
+				*(*[16]byte)(out[op+j:]) = *(*[16]byte)(out[m+j:])
 			}
 		case off >= 8:
 			for j := 0; j < ml; j += 8 {

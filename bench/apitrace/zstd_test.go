@@ -3,9 +3,7 @@ package apitrace_test
 import (
 	"bytes"
 	"crypto/sha256"
-	"encoding/binary"
 	"encoding/hex"
-	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -239,5 +237,41 @@ func BenchmarkZstdSideBySide(b *testing.B) {
 	}
 }
 
-var _ = fmt.Sprintf
-var _ = binary.LittleEndian
+// FuzzZstdAgree decodes arbitrary input with both decoders: when both
+// succeed they must give the same bytes, and what klauspost's accepts
+// ours must accept too. Seeds are frames of the zstd command.
+func FuzzZstdAgree(f *testing.F) {
+	if _, err := exec.LookPath("zstd"); err != nil {
+		f.Skip("zstd command not installed")
+	}
+	text := bytes.Repeat([]byte("glXSwapBuffers(dpy = 0x5581, drawable = 77594626)\n"), 40)
+	for _, level := range []string{"-1", "-9", "-19"} {
+		for _, check := range []string{"--check", "--no-check"} {
+			c, err := runZstd(text, level, check)
+			if err != nil {
+				f.Fatal(err)
+			}
+			f.Add(c)
+		}
+	}
+	kd, _ := kzstd.NewReader(nil, kzstd.WithDecoderConcurrency(1), kzstd.WithDecoderMaxMemory(16<<20), kzstd.WithDecoderMaxWindow(1<<20))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		want, kerr := kd.DecodeAll(data, nil)
+		zr := &zstd.Reader{MaxWindow: 1 << 20}
+		var got []byte
+		err := zr.Reset(bytes.NewReader(data))
+		if err == io.EOF {
+			err = nil
+		} else if err == nil {
+			var buf bytes.Buffer
+			_, err = io.Copy(&buf, io.LimitReader(zr, 16<<20))
+			got = buf.Bytes()
+		}
+		if kerr == nil && err != nil && len(want) < 16<<20 {
+			t.Fatalf("klauspost decodes %d bytes, ours fails: %v", len(want), err)
+		}
+		if kerr == nil && err == nil && !bytes.Equal(got, want) {
+			t.Fatalf("decoders differ: %d bytes vs %d", len(got), len(want))
+		}
+	})
+}
