@@ -2,10 +2,13 @@ package xrayfdr
 
 import (
 	"bytes"
+	"debug/elf"
+	"encoding/binary"
 	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -232,4 +235,51 @@ func TestELFFresh(t *testing.T) {
 	}
 	checkConvert(t, filepath.Join(dir, "prog_O0_g_pie"), filepath.Join(dir, "prog_fdr.xray"),
 		func(suffix string) []byte { return testutil.ReadFile(t, filepath.Join(dir, "prog_fdr"+suffix)) })
+}
+
+// TestHostileELF changes a real object's section headers: sizes past
+// the file, a 2^40-entry map, odd entry sizes. Each is an error, cheaply.
+func TestHostileELF(t *testing.T) {
+	orig := testutil.ReadFile(t, filepath.Join("testdata", "elf", "lib_x86_64.o"))
+	f, err := elfFile(orig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	idx := -1
+	for i, s := range f.Sections {
+		if s.Name == "xray_instr_map" && idx < 0 {
+			idx = i
+		}
+	}
+	shoff := int(binary.LittleEndian.Uint64(orig[0x28:]))
+	hdr := shoff + idx*64 // Elf64_Shdr of the map
+	for _, c := range []struct {
+		name  string
+		field int // offset in the section header
+		value uint64
+	}{
+		{"size 2^40 entries", 32, 32 << 40},
+		{"size past the file", 32, uint64(len(orig))},
+		{"offset past the file", 24, 1 << 62},
+		{"size not a multiple of 32", 32, 33},
+	} {
+		data := bytes.Clone(orig)
+		binary.LittleEndian.PutUint64(data[hdr+c.field:], c.value)
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		_, err := ReadELFInstrMap(bytes.NewReader(data), int64(len(data)))
+		runtime.ReadMemStats(&after)
+		if err == nil {
+			t.Errorf("%s: read without error", c.name)
+		}
+		if got := after.TotalAlloc - before.TotalAlloc; got > 1<<20 {
+			t.Errorf("%s: %d bytes allocated", c.name, got)
+		}
+	}
+	// other machines are refused clearly
+	data := bytes.Clone(orig)
+	binary.LittleEndian.PutUint16(data[0x12:], uint16(elf.EM_RISCV))
+	if _, err := ReadELFInstrMap(bytes.NewReader(data), int64(len(data))); !errors.Is(err, ErrMachine) {
+		t.Errorf("RISC-V: %v", err)
+	}
 }

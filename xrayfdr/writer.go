@@ -18,13 +18,16 @@ import (
 // buffer until the next BufferExtents record (or Close) to write the
 // number of bytes that really follow, whatever count the record carries.
 // So dropping records from a log, or adding some, keeps every buffer
-// readable. The count given is kept only where llvm-xray reads the same
-// with it: when it equals the buffer's size modulo 2^32 (llvm-xray keeps
-// 32 bits), and in a log cut short: when the last buffer's records are,
-// by their Offset fields, the leading records of the buffer a Reader read,
-// and the count exceeds them (llvm-xray reads such a buffer to the end of
-// the file). Flush writes the completed buffers; the open one waits for
-// its end.
+// readable. The count given is kept where llvm-xray reads the same with
+// it: when it equals the buffer's size modulo 2^32 (llvm-xray keeps 32
+// bits), and when the buffer is written as a Reader read it, which the
+// records' Offset fields tell (they follow each other, and the next
+// buffer's BufferExtents record follows them), so that a log cut short,
+// or a version 2 log whose counts llvm-xray ignores, is reproduced byte
+// for byte. (Records dropped from the end of a log's last buffer thus
+// leave its count larger than what follows: llvm-xray reads that buffer
+// to the end of the file, as it reads a log cut short.) Flush writes the
+// completed buffers; the open one waits for its end.
 //
 // A zero Writer is ready after Reset; before that every method returns
 // ErrNotOpen.
@@ -227,6 +230,11 @@ func (wr *Writer) appendFDR(rec *Record) error {
 		}
 	}
 	if rec.Kind == KindBufferExtents {
+		// the open buffer ends here: unchanged when this record follows
+		// its last one in the file read
+		if rec.Offset != wr.nextOff+int64(len(rec.Skipped)) {
+			wr.contig = false
+		}
 		if err := wr.endBuffer(false); err != nil {
 			return err
 		}
@@ -288,10 +296,10 @@ func (wr *Writer) endBuffer(last bool) error {
 	}
 	wr.inBuf = false
 	n := uint64(len(wr.buf) - wr.body)
-	if n > math.MaxUint32 {
+	if n > math.MaxUint32 && !wr.contig {
 		return invalid("thread buffer of %d bytes: llvm-xray counts 32 bits", n)
 	}
-	if uint32(wr.extents) == uint32(n) || last && wr.contig && wr.extents > n {
+	if uint32(wr.extents) == uint32(n) || wr.contig {
 		return nil
 	}
 	wr.c.order.PutUint64(wr.buf[wr.ext+1:], n)
