@@ -221,3 +221,70 @@ func TestWindowGrows(t *testing.T) {
 		}
 	}
 }
+
+// code writes a prefix code given as its bits in stream order.
+func (w *bitWriter) code(bits string) *bitWriter {
+	for _, c := range bits {
+		w.put(uint64(c-'0'), 1)
+	}
+	return w
+}
+
+// TestContextModes builds, for each literal context mode, a stream whose
+// literals use two prefix codes chosen by the parity of the context ID,
+// so that a wrong context decodes other bytes, and checks our output and
+// the brotli command's.
+func TestContextModes(t *testing.T) {
+	syms := []byte(" .Aa")
+	// Tree 0 lists " .Aa" with lengths 1, 2, 3, 3; tree 1 lists "aA. ".
+	codes := [2]map[byte]string{
+		{' ': "0", '.': "10", 'A': "110", 'a': "111"},
+		{'a': "0", 'A': "10", ' ': "110", '.': "111"},
+	}
+	text := make([]byte, 40)
+	for i := range text {
+		text[i] = syms[(i*7+i/3)%4]
+	}
+	tool, _ := exec.LookPath("brotli")
+	for mode := 0; mode < 4; mode++ {
+		w := new(bitWriter)
+		w.put(0, 1)                               // WBITS 16
+		w.put(1, 1).put(0, 1)                     // ISLAST, not ISLASTEMPTY
+		w.put(0, 2).put(uint64(len(text)-1), 16)  // MNIBBLES 4, MLEN-1
+		w.put(0, 1).put(0, 1).put(0, 1)           // one block type each
+		w.put(0, 2).put(0, 4)                     // NPOSTFIX, NDIRECT
+		w.put(uint64(mode), 2)                    // context mode
+		w.put(1, 1).put(0, 3)                     // NTREESL 2
+		w.put(0, 1)                               // no RLEMAX
+		w.put(1, 2).put(1, 2).put(0, 1).put(1, 1) // simple code {0, 1}
+		for ctx := 0; ctx < 64; ctx++ {
+			w.put(uint64(ctx&1), 1) // tree = parity of the context ID
+		}
+		w.put(0, 1) // no IMTF
+		w.put(0, 1) // NTREESD 1
+		w.put(1, 2).put(3, 2).put(' ', 8).put('.', 8).put('A', 8).put('a', 8).put(1, 1)
+		w.put(1, 2).put(3, 2).put('a', 8).put('A', 8).put('.', 8).put(' ', 8).put(1, 1)
+		w.simple1(288, 10) // insert code 12 (34 + 4 bits), copy code 0
+		w.simple1(0, 6)
+		w.put(uint64(len(text)-34), 4)
+		var p1, p2 byte
+		for _, c := range text {
+			ctx := contextLUT[mode*512+int(p1)] | contextLUT[mode*512+256+int(p2)]
+			w.code(codes[ctx&1][c])
+			p2, p1 = p1, c
+		}
+		stream := w.align().buf
+		got, err := io.ReadAll(NewReader(bytes.NewReader(stream)))
+		if err != nil || !bytes.Equal(got, text) {
+			t.Errorf("mode %d: %q, %v; want %q", mode, got, err, text)
+		}
+		if tool != "" {
+			cmd := exec.Command(tool, "-d", "-c")
+			cmd.Stdin = bytes.NewReader(stream)
+			out, err := cmd.Output()
+			if err != nil || !bytes.Equal(out, text) {
+				t.Errorf("mode %d: brotli -d: %q, %v", mode, out, err)
+			}
+		}
+	}
+}

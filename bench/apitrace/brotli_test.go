@@ -237,3 +237,60 @@ func BenchmarkBrotliSideBySide(b *testing.B) {
 		})
 	}
 }
+
+// FuzzBrotliAgree decodes arbitrary input with both decoders: they must
+// accept and reject the same streams, give the same bytes for the ones
+// they accept, and agree on the output before an error. Seeds are
+// streams of the brotli command.
+func FuzzBrotliAgree(f *testing.F) {
+	f.Add([]byte{0x06})
+	if _, err := exec.LookPath("brotli"); err == nil {
+		text := bytes.Repeat([]byte("glXSwapBuffers(dpy = 0x55d5c8e0e2a0, drawable = 71303170)\n"), 20)
+		text = append(text, "The quick brown fox jumps over the lazy dog. THE END, the end; of the..."...)
+		for _, q := range []string{"0", "1", "4", "9", "11"} {
+			c, err := brotliCompress(text, "-q", q, "-w", "16")
+			if err == nil {
+				f.Add(c)
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		const limit = 4 << 20
+		got, gerr := readLimited(brotli.NewReader(bytes.NewReader(data)), limit)
+		want, werr := readLimited(andy.NewReader(bytes.NewReader(data)), limit)
+		if (gerr == nil) != (werr == nil) {
+			t.Fatalf("andybalholm: %d bytes, %v; ours: %d bytes, %v", len(want), werr, len(got), gerr)
+		}
+		if gerr == nil && !bytes.Equal(got, want) {
+			t.Fatalf("outputs differ at %d", commonPrefix(got, want))
+		}
+		if n := min(len(got), len(want)); !bytes.Equal(got[:n], want[:n]) {
+			t.Fatalf("outputs before the error differ at %d", commonPrefix(got, want))
+		}
+	})
+}
+
+// readLimited reads r to its end or until it has returned limit bytes.
+func readLimited(r io.Reader, limit int) ([]byte, error) {
+	var out []byte
+	buf := make([]byte, 32<<10)
+	for len(out) < limit {
+		n, err := r.Read(buf)
+		out = append(out, buf[:n]...)
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			return out, err
+		}
+	}
+	return out[:limit], nil
+}
+
+func commonPrefix(a, b []byte) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n
+}
