@@ -132,3 +132,19 @@ func BenchmarkWriter(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkExtract reads a test binary's map and prints it with names, as
+// xraydump extract --symbolize does.
+func BenchmarkExtract(b *testing.B) {
+	path := filepath.Join("testdata", "elf", "prog_O0_g_pie")
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		m, err := OpenInstrMap(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := m.WriteYAML(io.Discard, true, true); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,9 +1,11 @@
 package xrayfdr
 
 import (
+	"bytes"
 	"cmp"
 	"debug/dwarf"
 	"debug/elf"
+	"encoding/binary"
 	"slices"
 	"strings"
 )
@@ -28,7 +30,7 @@ type symbolizer struct {
 
 type symDesc struct {
 	addr, size uint64
-	name       string
+	name       []byte // in the string table
 }
 
 type dwarfFunc struct {
@@ -39,31 +41,21 @@ type dwarfFunc struct {
 
 func newSymbolizer(f *elf.File, size int64) *symbolizer {
 	s := &symbolizer{file: f, size: size}
-	syms, err := f.Symbols()
-	if err != nil || len(syms) == 0 {
-		syms, _ = f.DynamicSymbols()
-	}
-	for _, sym := range syms {
-		if sym.Section == elf.SHN_UNDEF || sym.Section >= elf.SHN_LORESERVE {
-			continue
-		}
-		switch elf.ST_TYPE(sym.Info) {
-		case elf.STT_FUNC, elf.STT_OBJECT, elf.STT_GNU_IFUNC:
-		case elf.STT_NOTYPE:
-			// assembly functions; not mapping symbols or local labels
-			if sym.Name == "" || sym.Name[0] == '$' || strings.HasPrefix(sym.Name, ".L") {
-				continue
-			}
-		default:
-			continue
-		}
-		s.syms = append(s.syms, symDesc{sym.Value, sym.Size, sym.Name})
+	// LLVM reads the symbol table, or the dynamic one when there is none
+	if !s.readSymbols(f, elf.SHT_SYMTAB) {
+		s.readSymbols(f, elf.SHT_DYNSYM)
 	}
 	// LLVM sorts by (address, size, name) and keeps the last symbol of
 	// each address: the largest, so that sized symbols win over unsized
 	// ones at the same place.
 	slices.SortFunc(s.syms, func(a, b symDesc) int {
-		return cmp.Or(cmp.Compare(a.addr, b.addr), cmp.Compare(a.size, b.size), strings.Compare(a.name, b.name))
+		if a.addr != b.addr {
+			return cmp.Compare(a.addr, b.addr)
+		}
+		if a.size != b.size {
+			return cmp.Compare(a.size, b.size)
+		}
+		return bytes.Compare(a.name, b.name)
 	})
 	out := s.syms[:0]
 	for i, d := range s.syms {
@@ -74,6 +66,60 @@ func newSymbolizer(f *elf.File, size int64) *symbolizer {
 	}
 	s.syms = out
 	return s
+}
+
+// readSymbols collects the symbols of the first section of type typ that
+// LLVM's symbolizer keeps; false when there is no such section or it
+// holds no symbol. The names stay in the string table's bytes: only the
+// few that name functions become strings.
+func (s *symbolizer) readSymbols(f *elf.File, typ elf.SectionType) bool {
+	var sec *elf.Section
+	for _, c := range f.Sections {
+		if c.Type == typ {
+			sec = c
+			break
+		}
+	}
+	if sec == nil || int(sec.Link) >= len(f.Sections) {
+		return false
+	}
+	data, err := sectionData(sec, s.size)
+	if err != nil || len(data) < 2*elf.Sym64Size {
+		return false
+	}
+	strtab, err := sectionData(f.Sections[sec.Link], s.size)
+	if err != nil {
+		return false
+	}
+	s.syms = make([]symDesc, 0, len(data)/elf.Sym64Size)
+	for p := elf.Sym64Size; p+elf.Sym64Size <= len(data); p += elf.Sym64Size {
+		e := data[p : p+elf.Sym64Size]
+		nameOff := binary.LittleEndian.Uint32(e)
+		info := e[4]
+		shndx := elf.SectionIndex(binary.LittleEndian.Uint16(e[6:]))
+		if shndx == elf.SHN_UNDEF || shndx >= elf.SHN_LORESERVE {
+			continue
+		}
+		var name []byte
+		if int(nameOff) < len(strtab) {
+			name = strtab[nameOff:]
+			if i := bytes.IndexByte(name, 0); i >= 0 {
+				name = name[:i:i]
+			}
+		}
+		switch elf.ST_TYPE(info) {
+		case elf.STT_FUNC, elf.STT_OBJECT, elf.STT_GNU_IFUNC:
+		case elf.STT_NOTYPE:
+			// assembly functions; not mapping symbols or local labels
+			if len(name) == 0 || name[0] == '$' || bytes.HasPrefix(name, []byte(".L")) {
+				continue
+			}
+		default:
+			continue
+		}
+		s.syms = append(s.syms, symDesc{binary.LittleEndian.Uint64(e[8:]), binary.LittleEndian.Uint64(e[16:]), name})
+	}
+	return true
 }
 
 // name returns the name of the function at addr, demangled if asked, or
@@ -110,7 +156,7 @@ func (s *symbolizer) symbolName(addr uint64) (string, bool) {
 	if d.size != 0 && d.addr+d.size <= addr {
 		return "", false
 	}
-	return d.name, true
+	return string(d.name), true
 }
 
 // dwarfName names addr from the innermost DWARF subprogram or inlined
