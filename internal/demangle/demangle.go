@@ -38,8 +38,8 @@ func (e *Error) Unwrap() error { return e.Err }
 // name plus outputSlack bytes, and printing may take at most workFactor
 // steps per byte of the name plus workSlack.
 const (
-	outputFactor = 32
-	outputSlack  = 1024
+	outputFactor = 64
+	outputSlack  = 4096
 	workFactor   = 256
 	workSlack    = 1 << 16
 )
@@ -88,8 +88,9 @@ func (st *state) demangle(name string, dst []byte) ([]byte, error) {
 	p.reset(name)
 	root := p.parse()
 	if root == nil || p.bad {
+		pos := p.pos
 		p.reset("")
-		return dst, &Error{Offset: p.pos, Err: ErrInvalid}
+		return dst, &Error{Offset: pos, Err: ErrInvalid}
 	}
 	pr := &st.pr
 	start := len(dst)

@@ -1,0 +1,291 @@
+package demangle_test
+
+import (
+	"debug/elf"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/tracefmt/tracefmt/internal/demangle"
+	"github.com/tracefmt/tracefmt/internal/testutil"
+)
+
+// golden reads testdata/golden.txt: name, tab, llvm-cxxfilt-14's output.
+func golden(t testing.TB) (names, want []string) {
+	data, err := os.ReadFile(filepath.Join("testdata", "golden.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
+		name, out, ok := strings.Cut(line, "\t")
+		if !ok {
+			t.Fatalf("golden.txt: no tab in %q", line)
+		}
+		names = append(names, name)
+		want = append(want, out)
+	}
+	return names, want
+}
+
+func TestGolden(t *testing.T) {
+	names, want := golden(t)
+	if len(names) < 300 {
+		t.Fatalf("golden.txt has %d names, want a few hundred", len(names))
+	}
+	demangled := 0
+	for i, name := range names {
+		if got := demangle.Filter(name); got != want[i] {
+			t.Errorf("Filter(%q)\n got %q\nwant %q", name, got, want[i])
+		}
+		got, err := demangle.Demangle(name)
+		switch {
+		case want[i] == name:
+			if err == nil {
+				t.Errorf("Demangle(%q) = %q, want an error (llvm-cxxfilt-14 keeps it)", name, got)
+			}
+		case err != nil:
+			t.Errorf("Demangle(%q): %v", name, err)
+		case got != want[i]:
+			t.Errorf("Demangle(%q) = %q, want %q", name, got, want[i])
+		default:
+			demangled++
+		}
+	}
+	if demangled < len(names)/2 {
+		t.Errorf("only %d of %d golden names demangle", demangled, len(names))
+	}
+}
+
+func TestErrors(t *testing.T) {
+	for _, name := range []string{"", "f", "_Z", "_Z1", "_Z1fv$", "__Z1fv", "_ZSs", "main", "_Z1fIiEX", "__imp_"} {
+		got, err := demangle.Demangle(name)
+		if !errors.Is(err, demangle.ErrInvalid) {
+			t.Errorf("Demangle(%q) = %q, %v; want ErrInvalid", name, got, err)
+		}
+		if got := demangle.Filter(name); got != name {
+			t.Errorf("Filter(%q) = %q, want it unchanged", name, got)
+		}
+	}
+	_, err := demangle.Demangle("_Z1fX")
+	var de *demangle.Error
+	if !errors.As(err, &de) || !strings.HasPrefix(err.Error(), "demangle: offset ") {
+		t.Errorf("error %v: want a *Error saying the offset", err)
+	}
+}
+
+// TestFilterLine: like llvm-cxxfilt, Filter demangles each word of a line
+// and keeps what separates them.
+func TestFilterLine(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"_Z1fv _Z1gv", "f() g()"},
+		{"call _Z1fv@plt\t(x)", "call f()@plt\t(x)"},
+		{"_Z1fv.cold+0x10", "f() (.cold)+0x10"},
+		{"  ", "  "},
+	} {
+		if got := demangle.Filter(c.in); got != c.want {
+			t.Errorf("Filter(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+// hostile names: each must fail or give bounded output, fast.
+func hostileNames() []string {
+	subs := "_Z1fP1A" + strings.Repeat("S_", 2000) // each S_ is one short type
+	var deep strings.Builder
+	deep.WriteString("_Z1f")
+	for i := 0; i < 5000; i++ {
+		deep.WriteString("P")
+	}
+	deep.WriteString("i")
+	var nest strings.Builder
+	nest.WriteString("_Z1fIJ")
+	for i := 0; i < 3000; i++ {
+		nest.WriteString("1AIJ")
+	}
+	// Substitutions of ever larger types: B<A, A>, then B<that, that>...
+	// The output doubles with each 10 bytes of input.
+	var dbl strings.Builder
+	dbl.WriteString("_Z1f1A1BIS_S_E")
+	for k := 1; k <= 60; k++ {
+		dbl.WriteString("S0_IS" + base36(k) + "_S" + base36(k) + "_E")
+	}
+	// Pack expansions over packs.
+	pack := "_Z1fIJ" + strings.Repeat("i", 200) + "EEvDpDpDpDpPT_"
+	return []string{
+		subs, deep.String(), nest.String(), dbl.String(), pack,
+		"_Z1fIJPT_EEvDpT_", // a pack element refers to itself
+		"_ZN1AcvT_IiEEv",
+		"_Z1fIiEDTcvT_fp_E" + strings.Repeat("DTcl", 3000),
+		"_ZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZ1fvE",
+	}
+}
+
+func base36(i int) string {
+	const digits = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	if i < 36 {
+		return digits[i : i+1]
+	}
+	return digits[i/36:i/36+1] + digits[i%36:i%36+1]
+}
+
+func TestHostile(t *testing.T) {
+	for _, name := range hostileNames() {
+		out, err := demangle.Demangle(name)
+		if i := 3; name == hostileNames()[i] && !errors.Is(err, demangle.ErrTooLarge) {
+			t.Errorf("doubling substitutions: %d bytes, %v; want ErrTooLarge", len(out), err)
+		}
+		if err == nil && len(out) > 64*len(name)+4096 {
+			t.Errorf("Demangle(%.40q...) gave %d bytes for a %d-byte name", name, len(out), len(name))
+		}
+		if got := demangle.Filter(name); err != nil && got != name {
+			t.Errorf("Filter(%.40q...) changed a name Demangle refuses", name)
+		}
+	}
+}
+
+// TestRealLibraries compares Filter with llvm-cxxfilt-14 on every defined
+// dynamic C++ symbol of the machine's shared libraries.
+func TestRealLibraries(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: every symbol of the machine's libraries")
+	}
+	tool := testutil.Tool(t, "llvm-cxxfilt-14")
+	names, libs := librarySymbols(t)
+	for _, want := range []string{"libstdc++.so", "libLLVM-14.so"} {
+		found := false
+		for _, l := range libs {
+			found = found || strings.Contains(filepath.Base(l), want)
+		}
+		if !found {
+			if testutil.InCI() {
+				t.Fatalf("no %s found", want)
+			}
+			t.Logf("no %s found", want)
+		}
+	}
+	if len(names) == 0 {
+		if testutil.InCI() {
+			t.Fatal("no C++ symbols found")
+		}
+		t.Skip("no C++ symbols found")
+	}
+	cmd := exec.Command(tool)
+	cmd.Stdin = strings.NewReader(strings.Join(names, "\n") + "\n")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%s: %v", tool, err)
+	}
+	want := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+	if len(want) != len(names) {
+		t.Fatalf("%s printed %d lines for %d names", tool, len(want), len(names))
+	}
+	bad := 0
+	for i, name := range names {
+		if got := demangle.Filter(name); got != want[i] {
+			bad++
+			if bad <= 20 {
+				t.Logf("%s\n got %s\nwant %s", name, got, want[i])
+			}
+		}
+	}
+	t.Logf("%d of %d C++ symbols of %d libraries identical (%d differ)", len(names)-bad, len(names), len(libs), bad)
+	if bad*1000 > len(names) {
+		t.Errorf("%d of %d names differ from %s: more than 0.1%%", bad, len(names), tool)
+	}
+}
+
+// librarySymbols lists the defined dynamic symbols that llvm-cxxfilt
+// would try to demangle, from the shared libraries in the usual places.
+func librarySymbols(t *testing.T) (names, libs []string) {
+	seen := map[string]bool{}
+	files := map[string]bool{}
+	for _, dir := range []string{"/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib/llvm-14/lib", "/usr/lib64", "/usr/lib"} {
+		matches, _ := filepath.Glob(filepath.Join(dir, "*.so*"))
+		for _, m := range matches {
+			real, err := filepath.EvalSymlinks(m)
+			if err != nil || files[real] {
+				continue
+			}
+			files[real] = true
+			f, err := elf.Open(real)
+			if err != nil {
+				continue
+			}
+			syms, err := f.DynamicSymbols()
+			f.Close()
+			if err != nil {
+				continue
+			}
+			libs = append(libs, real)
+			for _, s := range syms {
+				if s.Section == elf.SHN_UNDEF || seen[s.Name] {
+					continue
+				}
+				if strings.HasPrefix(s.Name, "_Z") || strings.HasPrefix(s.Name, "___Z") || strings.HasPrefix(s.Name, "__imp_") {
+					seen[s.Name] = true
+					names = append(names, s.Name)
+				}
+			}
+		}
+	}
+	sort.Strings(names)
+	return names, libs
+}
+
+func FuzzDemangle(f *testing.F) {
+	names, _ := golden(f)
+	for _, n := range names {
+		f.Add(n)
+	}
+	for _, n := range hostileNames() {
+		f.Add(n)
+	}
+	f.Fuzz(func(t *testing.T, name string) {
+		out, err := demangle.Demangle(name)
+		if err != nil {
+			if out != "" {
+				t.Fatalf("output %q with error %v", out, err)
+			}
+			var de *demangle.Error
+			if !errors.As(err, &de) {
+				t.Fatalf("error %v is not a *Error", err)
+			}
+		} else if len(out) > 17+64*len(name)+4096 {
+			t.Fatalf("%d bytes out for a %d-byte name", len(out), len(name))
+		}
+		line := demangle.Filter(name)
+		if oneWord(name) && err == nil && line != out {
+			t.Fatalf("Filter %q, Demangle %q", line, out)
+		}
+	})
+}
+
+func BenchmarkFilter(b *testing.B) {
+	names, _ := golden(b)
+	var size int64
+	for _, n := range names {
+		size += int64(len(n))
+	}
+	b.SetBytes(size)
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		for _, n := range names {
+			demangle.Filter(n)
+		}
+	}
+}
+
+// oneWord reports whether llvm-cxxfilt would take s as a single word.
+func oneWord(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '$' || c == '.') {
+			return false
+		}
+	}
+	return true
+}
