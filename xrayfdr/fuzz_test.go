@@ -96,7 +96,7 @@ var osReadFile = os.ReadFile
 // with the test binaries) and names every function: no panic, ids in
 // range, memory in proportion to the input.
 func FuzzELFInstrMap(f *testing.F) {
-	for _, name := range []string{"lib_x86_64.o", "lib_aarch64.o", "libx.so", "typed_O0", "prog_O2_nopie", "prog_O2_nosym"} {
+	for _, name := range []string{"lib_x86_64.o", "lib_aarch64.o", "libx.so", "typed_O0", "prog_O2_nopie", "prog_O2_nosym", "prog_O0_g_nosym"} {
 		f.Add(readFileF(f, filepath.Join("testdata", "elf", name)))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
