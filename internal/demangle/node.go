@@ -301,6 +301,10 @@ func (p *printer) syntaxNode(n *node) *node {
 	var seen [8]*node
 	refs := seen[:0]
 	for i := 0; i < maxPrintDepth; i++ {
+		if p.steps--; p.steps < 0 {
+			p.failed = true
+			return n
+		}
 		switch n.kind {
 		case kParameterPack:
 			p.initPack(n)
@@ -963,7 +967,7 @@ func (p *printer) collapse(n *node) (uint8, *node) {
 	var prev []*node
 	for {
 		sn := p.syntaxNode(pointee)
-		if sn.kind != kRef || p.failed {
+		if sn.kind != kRef || p.failed || p.steps < 0 {
 			break
 		}
 		pointee = sn.a
