@@ -17,7 +17,8 @@ func (z *Reader) execute(src []byte, nseq int, lits, wide []byte) (int, error) {
 		return 0, err
 	}
 	in, pos, c, n := br.in, br.pos, br.c, br.n
-	llT, ofT, mlT := &z.seq[kindLL].entries, &z.seq[kindOF].entries, &z.seq[kindML].entries
+	// One base pointer for the three tables keeps a register free.
+	seq := &z.seq
 
 	// Reading k bits (k <= 32) is c << n >> (64 - k), written as two
 	// right shifts so that k == 0 yields 0 with shift counts below 64.
@@ -45,7 +46,7 @@ func (z *Reader) execute(src []byte, nseq int, lits, wide []byte) (int, error) {
 		} else {
 			pos, n, c = reloadBits(in, pos, n, c)
 		}
-		lle, mle, ofe := llT[llS&511], mlT[mlS&511], ofT[ofS&511]
+		lle, mle, ofe := seq[kindLL].entries[llS&511], seq[kindML].entries[mlS&511], seq[kindOF].entries[ofS&511]
 		ofBits, mlBits, llBits := uint8(ofe>>32), uint8(mle>>32), uint8(lle>>32)
 		ov := uint64(uint32(ofe)) + c<<(n&63)>>1>>((63-ofBits)&63)
 		n += uint(ofBits)
@@ -109,9 +110,10 @@ func (z *Reader) execute(src []byte, nseq int, lits, wide []byte) (int, error) {
 		// Literals.
 		if ll <= 16 && lp+16 <= len(wide) {
 			*(*[16]byte)(out[op:]) = *(*[16]byte)(wide[lp:])
-		} else if ll <= 32 && lp+32 <= len(wide) {
-			*(*[16]byte)(out[op:]) = *(*[16]byte)(wide[lp:])
-			*(*[16]byte)(out[op+16:]) = *(*[16]byte)(wide[lp+16:])
+		} else if ll <= 128 && lp+128 <= len(wide) {
+			for j := 0; j < ll; j += 16 {
+				*(*[16]byte)(out[op+j:]) = *(*[16]byte)(wide[lp+j:])
+			}
 		} else {
 			copy(out[op:op+ll], lits[lp:lp+ll])
 		}
@@ -128,10 +130,17 @@ func (z *Reader) execute(src []byte, nseq int, lits, wide []byte) (int, error) {
 			// No overlap: the bytes read past the match are never used,
 			// so both halves are loaded before either is stored (a load
 			// overlapping a store just made would stall).
-			if ml <= 32 {
+			if ml <= 16 {
+				*(*[16]byte)(out[op:]) = *(*[16]byte)(out[m:])
+			} else if ml <= 32 {
 				a, b := *(*[16]byte)(out[m:]), *(*[16]byte)(out[m+16:])
 				*(*[16]byte)(out[op:]) = a
 				*(*[16]byte)(out[op+16:]) = b
+			} else if ml <= 128 {
+				// off >= ml > 32: no chunk reads what another wrote.
+				for j := 0; j < ml; j += 16 {
+					*(*[16]byte)(out[op+j:]) = *(*[16]byte)(out[m+j:])
+				}
 			} else {
 				copy(out[op:op+ml], out[m:m+ml])
 			}
