@@ -278,7 +278,7 @@ func TestImageMapEdges(t *testing.T) {
 	}
 	lm, _, err := ImageMapDecoder{MaxPath: 1000}.Decode(data)
 	if err != nil || lm.Images[1].Path != "" || lm.Images[0].Path == "" {
-		t.Errorf("lenient MaxPath: %+v %v", lm, err)
+		t.Errorf("default-mode MaxPath: %+v %v", lm, err)
 	}
 	m.Images = nil
 	if _, ok := m.Lookup(5); ok {
