@@ -3,6 +3,7 @@ package apitrace
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"path/filepath"
 	"strings"
@@ -256,41 +257,59 @@ func TestCallWriter(t *testing.T) {
 }
 
 // TestWriterSignatures checks that a signature id names one signature in
-// the written stream.
+// the written stream: signatures that differ under the same id (from two
+// traces, or built by hand) are given ids of their own.
 func TestWriterSignatures(t *testing.T) {
 	f1 := &FunctionSig{ID: 7, Name: "glFlush"}
 	f1again := &FunctionSig{ID: 7, Name: "glFlush"}
-	f2 := &FunctionSig{ID: 7, Name: "glFinish"}
+	f2 := &FunctionSig{ID: 7, Name: "glFinish", ArgNames: []string{"x"}}
+	f3 := &FunctionSig{ID: 8, Name: "glBar"}
+	e1 := &EnumSig{ID: 1, Values: []EnumValue{{"A", 1}}}
+	e2 := &EnumSig{ID: 1, Values: []EnumValue{{"B", 1}}}
+	fr1 := &Frame{ID: 3, Has: HasFunction, Function: "main"}
+	fr2 := &Frame{ID: 3, Has: HasFunction, Function: "other"}
 	var buf bytes.Buffer
 	w, err := NewWriter(&buf, Header{Version: 6, SemanticVersion: 6})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for i, sig := range []*FunctionSig{f1, f1again} {
-		if err := w.Write(&Event{Kind: Enter, Call: uint64(i), Sig: sig}); err != nil {
+	calls := []struct {
+		sig   *FunctionSig
+		enum  *EnumSig
+		frame *Frame
+	}{{f1, e1, fr1}, {f1again, e2, fr2}, {f2, e2, fr1}, {f3, e1, fr2}, {f2, e1, fr1}}
+	for i, c := range calls {
+		arg := Arg{0, Value{Kind: KindEnum, Enum: c.enum, Bits: 1}}
+		if err := w.Write(&Event{Kind: Enter, Call: uint64(i), Sig: c.sig, Args: []Arg{arg}, Backtrace: []*Frame{c.frame}}); err != nil {
 			t.Fatal(err)
 		}
 		if err := w.Write(&Event{Kind: Leave, Call: uint64(i)}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := w.Write(&Event{Kind: Enter, Call: 2, Sig: f2}); !errors.Is(err, ErrInvalid) {
-		t.Fatalf("a second signature under id 7: %v, want ErrInvalid", err)
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
 	}
-	for _, v := range []Value{
-		{Kind: KindEnum, Enum: &EnumSig{ID: 1, Values: []EnumValue{{"A", 1}}}, Bits: 1},
-		{Kind: KindEnum, Enum: &EnumSig{ID: 1, Values: []EnumValue{{"B", 1}}}, Bits: 1},
-	} {
-		w, _ := NewWriter(io.Discard, Header{Version: 6, SemanticVersion: 6})
-		err := w.Write(&Event{Kind: Enter, Sig: f1, Args: []Arg{{0, Value{Kind: KindEnum, Enum: &EnumSig{ID: 1, Values: []EnumValue{{"A", 1}}}, Bits: 1}}}})
+	cr, err := NewCallReader(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for c, err := range cr.All() {
 		if err != nil {
 			t.Fatal(err)
 		}
-		err = w.Write(&Event{Kind: Enter, Call: 1, Sig: f1, Args: []Arg{{0, v}}})
-		if same := v.Enum.Values[0].Name == "A"; same != (err == nil) || !same && !errors.Is(err, ErrInvalid) {
-			t.Errorf("enum %v: %v", v.Enum.Values, err)
-		}
+		got = append(got, fmt.Sprintf("%d %s%v %d %s %d %s", c.Sig.ID, c.Sig.Name, c.Sig.ArgNames,
+			c.Args[0].Enum.ID, c.Args[0].Enum.Values[0].Name, c.Backtrace[0].ID, c.Backtrace[0].Function))
 	}
+	want := []string{
+		"7 glFlush[] 1 A 3 main",
+		"7 glFlush[] 2 B 4 other",
+		"8 glFinish[x] 2 B 3 main",
+		"9 glBar[] 1 A 4 other",
+		"8 glFinish[x] 1 A 3 main",
+	}
+	testutil.Diff(t, "calls", want, got)
 }
 
 // TestWriterPairsLeaves writes interleaved and nested calls under the

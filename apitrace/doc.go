@@ -36,9 +36,11 @@
 // order written, a leave event is written with its enter's new number (a
 // leave whose enter was not written is dropped, as apitrace would drop
 // it), and every signature is defined in full the first time the new
-// stream uses it. A second, different signature under an id already
-// written is refused with ErrInvalid. Output is snappy (chunks of 1 MiB of
-// stream, as apitrace's tracer writes) or gzip.
+// stream uses it; a different signature under an id already written (from
+// another trace, or built by hand) gets a free id, so that calls of several
+// traces can be merged. What cannot be written consistently is refused
+// with ErrInvalid. Output is snappy (chunks of 1 MiB of stream, as
+// apitrace's tracer writes) or gzip.
 //
 // Writing the events a Reader returns, in order, reproduces the
 // decompressed stream byte for byte for every trace apitrace writes, and

@@ -32,10 +32,11 @@ const DefaultChunkSize = 1 << 20
 //   - Signatures and backtrace frames are defined in the stream at their
 //     first use in this stream, as apitrace requires, from the pointed-to
 //     signature, under the caller's ids (each kind has its own id space).
-//     A second, different signature under an id already written is refused
-//     with ErrInvalid; the same signature again (the same pointer, or equal
-//     contents) is written as a reference. A signature must not change
-//     once written.
+//     The same signature again (the same pointer, or equal contents) is
+//     written as a reference to that definition. A different signature
+//     under an id already written (from another trace, or built by hand) is
+//     given the next free id of its kind in this stream. A signature must
+//     not change once written.
 //
 // Writing the events a Reader returned, in order, reproduces the reader's
 // decompressed stream byte for byte for every trace apitrace writes.
@@ -68,11 +69,11 @@ type Writer struct {
 	pending map[uint64]uint64
 
 	// The signatures written so far, by id.
-	funcs    table[FunctionSig]
-	enums    table[EnumSig]
-	bitmasks table[BitmaskSig]
-	structs  table[StructSig]
-	frames   table[Frame]
+	funcs    sigIDs[FunctionSig]
+	enums    sigIDs[EnumSig]
+	bitmasks sigIDs[BitmaskSig]
+	structs  sigIDs[StructSig]
+	frames   sigIDs[Frame]
 }
 
 type pendingCall struct{ from, to uint64 }
@@ -416,20 +417,53 @@ func (w *Writer) event(ev *Event, no uint64) error {
 	return nil
 }
 
-// define reports whether s is the first signature written under its id,
-// to be defined now, or an error when a different one was written under it.
-func define[T any](t *table[T], s *T, id uint64, same func(a, b *T) bool, what string) (bool, error) {
-	prev := t.get(id)
+// sigIDs gives each signature written its id in the new stream: its own id
+// while no different signature holds it, else the next free one.
+type sigIDs[T any] struct {
+	byID  table[T]
+	alias map[*T]uint64 // signatures written under another id than their own
+	next  uint64        // no id at or above next is taken (but after a wrap)
+}
+
+// id returns the id to write for s, whose own id is own, and whether s is
+// new to the stream and must be defined.
+func (t *sigIDs[T]) id(s *T, own uint64, same func(a, b *T) bool) (id uint64, define bool) {
+	prev := t.byID.get(own)
 	switch {
 	case prev == s:
-		return false, nil
+		return own, false
 	case prev == nil:
-		t.put(id, s)
-		return true, nil
+		t.take(own, s)
+		return own, true
 	case same(prev, s):
-		return false, nil
+		return own, false
 	}
-	return false, wrapf(ErrInvalid, "a different %s signature was written under id %d", what, id)
+	if id, ok := t.alias[s]; ok {
+		return id, false
+	}
+	id = t.next
+	for t.byID.get(id) != nil {
+		id++
+	}
+	t.take(id, s)
+	if t.alias == nil {
+		t.alias = make(map[*T]uint64)
+	}
+	t.alias[s] = id
+	return id, true
+}
+
+func (t *sigIDs[T]) take(id uint64, s *T) {
+	t.byID.put(id, s)
+	if id >= t.next {
+		t.next = id + 1
+	}
+}
+
+func (t *sigIDs[T]) reset() {
+	t.byID.reset()
+	clear(t.alias)
+	t.next = 0
 }
 
 func sameFunc(a, b *FunctionSig) bool {
@@ -450,9 +484,10 @@ func sameStruct(a, b *StructSig) bool {
 }
 
 func (w *Writer) funcSig(s *FunctionSig) error {
-	w.buf = varint.Append(w.buf, s.ID)
-	if def, err := define(&w.funcs, s, s.ID, sameFunc, "function"); !def {
-		return err
+	id, def := w.funcs.id(s, s.ID, sameFunc)
+	w.buf = varint.Append(w.buf, id)
+	if !def {
+		return nil
 	}
 	w.buf = appendString(w.buf, s.Name)
 	w.buf = varint.Append(w.buf, uint64(len(s.ArgNames)))
@@ -463,9 +498,10 @@ func (w *Writer) funcSig(s *FunctionSig) error {
 }
 
 func (w *Writer) frame(f *Frame) error {
-	w.buf = varint.Append(w.buf, f.ID)
-	if def, err := define(&w.frames, f, f.ID, sameFrame, "frame"); !def {
-		return err
+	id, def := w.frames.id(f, f.ID, sameFrame)
+	w.buf = varint.Append(w.buf, id)
+	if !def {
+		return nil
 	}
 	if f.Has&HasModule != 0 {
 		w.buf = appendString(append(w.buf, 1), f.Module)
@@ -525,11 +561,8 @@ func (w *Writer) value(v *Value) error {
 		if s == nil {
 			return wrapf(ErrInvalid, "bitmask without a signature")
 		}
-		w.buf = varint.Append(append(w.buf, 10), s.ID)
-		def, err := define(&w.bitmasks, s, s.ID, sameBitmask, "bitmask")
-		if err != nil {
-			return err
-		}
+		id, def := w.bitmasks.id(s, s.ID, sameBitmask)
+		w.buf = varint.Append(append(w.buf, 10), id)
 		if def {
 			w.buf = varint.Append(w.buf, uint64(len(s.Flags)))
 			for _, f := range s.Flags {
@@ -552,11 +585,8 @@ func (w *Writer) value(v *Value) error {
 		if len(v.Elems) != len(s.Members) {
 			return wrapf(ErrInvalid, "struct %s with %d values for %d members", s.Name, len(v.Elems), len(s.Members))
 		}
-		w.buf = varint.Append(append(w.buf, 12), s.ID)
-		def, err := define(&w.structs, s, s.ID, sameStruct, "struct")
-		if err != nil {
-			return err
-		}
+		id, def := w.structs.id(s, s.ID, sameStruct)
+		w.buf = varint.Append(append(w.buf, 12), id)
 		if def {
 			w.buf = appendString(w.buf, s.Name)
 			w.buf = varint.Append(w.buf, uint64(len(s.Members)))
@@ -601,11 +631,8 @@ func (w *Writer) enum(v *Value) error {
 	if old && (len(s.Values) != 1 || s.Values[0].Value != v.Int()) {
 		return wrapf(ErrInvalid, "version %d enum signature %d must hold exactly the value written", w.hdr.Version, s.ID)
 	}
-	w.buf = varint.Append(append(w.buf, 9), s.ID)
-	def, err := define(&w.enums, s, s.ID, sameEnum, "enum")
-	if err != nil {
-		return err
-	}
+	id, def := w.enums.id(s, s.ID, sameEnum)
+	w.buf = varint.Append(append(w.buf, 9), id)
 	if def {
 		if !old {
 			w.buf = varint.Append(w.buf, uint64(len(s.Values)))

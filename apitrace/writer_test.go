@@ -374,3 +374,59 @@ func realDumpFlat(t *testing.T, tool, path string) []byte {
 	_ = cmd.Run()
 	return stdout.Bytes()
 }
+
+// TestRealDumpMerged writes the calls of two traces made by different
+// apitrace versions (stream versions 6 and 4), whose signature ids clash,
+// into one trace with the
+// CallWriter, and checks with the real `apitrace dump` that it prints the
+// calls of the first, then those of the second.
+func TestRealDumpMerged(t *testing.T) {
+	tool := testutil.Tool(t, "apitrace")
+	first, second := filepath.Join("testdata", "glxinfo-brief-backtrace.trace"), filepath.Join("testdata", "glxsimple.trace")
+	var buf bytes.Buffer
+	var w *CallWriter
+	for _, path := range []string{first, second} {
+		cr, err := NewCallReader(bytes.NewReader(testutil.ReadFile(t, path)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w == nil {
+			if w, err = NewCallWriter(&buf, cr.Header()); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for c, err := range cr.All() {
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := w.Write(c); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if len(w.w.funcs.alias) == 0 {
+		t.Fatal("no function signature clashed: the test does not test renumbering")
+	}
+	merged := filepath.Join(t.TempDir(), "merged.trace")
+	if err := os.WriteFile(merged, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	calls := func(path string) string {
+		cmd := exec.Command(tool, "dump", "--color=never", "--multiline=no", "--call-nos=no", "-v", path)
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("apitrace dump %s: %v", path, err)
+		}
+		var lines []string
+		for _, line := range strings.SplitAfter(string(out), "\n") {
+			if !strings.HasPrefix(line, "// ") {
+				lines = append(lines, line)
+			}
+		}
+		return strings.Join(lines, "")
+	}
+	testutil.DiffText(t, "apitrace dump of the merged trace", []byte(calls(first)+calls(second)), []byte(calls(merged)))
+}
