@@ -9,7 +9,7 @@
 // is refused with ErrHeader. Decoding checks what the RFC requires: prefix
 // codes must be complete, commands may not run past their meta-block,
 // padding and reserved bits must be zero. Data after the end of a stream
-// is not read as part of it.
+// is ignored, where the brotli command refuses it.
 //
 // # Limits
 //

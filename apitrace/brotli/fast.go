@@ -101,15 +101,17 @@ func (z *Reader) fastCommands() error {
 				z.pos = pos
 				p1, p2 = z.back(1), z.back(2)
 			}
+			left := ls.left
 			for end := pos + ins; pos < end; pos++ {
-				if ls.left == 0 {
+				if left == 0 {
 					br.val, br.nbits, br.pos = val, nbits, ip
 					z.switchBlock(0)
 					val, nbits, ip, in, fake8 = br.val, br.nbits, br.pos, br.buf[:br.end], uint(br.fake)*8
 					z.literalBlock()
 					lut = contextLUT[int(z.modes[ls.typ])*512:][:512]
+					left = ls.left
 				}
-				ls.left--
+				left--
 				if nbits < maxCodeLen {
 					if ip+8 <= len(in) {
 						val |= binary.LittleEndian.Uint64(in[ip:]) << nbits
@@ -132,6 +134,7 @@ func (z *Reader) fastCommands() error {
 				win[pos] = c
 				p2, p1 = p1, c
 			}
+			ls.left = left
 			remaining -= ins
 			if remaining == 0 {
 				break // the meta-block ends; the copy length means nothing
