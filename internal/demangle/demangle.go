@@ -59,56 +59,57 @@ var pool = sync.Pool{New: func() any { return new(state) }}
 func Demangle(name string) (string, error) {
 	st := pool.Get().(*state)
 	defer pool.Put(st)
-	out, err := st.word(name, nil)
+	out, err := st.word(name)
 	if err != nil {
 		return "", err
 	}
 	return string(out), nil
 }
 
-// word demangles one word the way llvm-cxxfilt does, appending to dst.
-func (st *state) word(name string, dst []byte) ([]byte, error) {
+// word demangles one word the way llvm-cxxfilt does. The result is valid
+// until the state is used again.
+func (st *state) word(name string) ([]byte, error) {
 	switch {
 	case hasPrefix(name, "_Z"), hasPrefix(name, "___Z"):
-		return st.demangle(name, dst)
+		return st.demangle(name, "")
 	case len(name) > 6 && hasPrefix(name, "__imp_"):
-		out, err := st.demangle(name[6:], append(dst, "import thunk for "...))
-		if err != nil {
-			return dst, err
-		}
-		return out, nil
+		return st.demangle(name[6:], "import thunk for ")
 	}
-	return dst, &Error{Offset: 0, Err: ErrInvalid}
+	return nil, &Error{Offset: 0, Err: ErrInvalid}
 }
 
 func hasPrefix(s, p string) bool { return len(s) >= len(p) && s[:len(p)] == p }
 
-func (st *state) demangle(name string, dst []byte) ([]byte, error) {
+// demangle parses name and prints prefix and the demangling into the
+// state's buffer.
+func (st *state) demangle(name, prefix string) ([]byte, error) {
 	p := &st.p
 	p.reset(name)
 	root := p.parse()
 	if root == nil || p.bad {
 		pos := p.pos
 		p.reset("")
-		return dst, &Error{Offset: pos, Err: ErrInvalid}
+		return nil, &Error{Offset: pos, Err: ErrInvalid}
 	}
 	pr := &st.pr
-	start := len(dst)
-	pr.buf = dst
-	pr.max = start + outputFactor*len(name) + outputSlack
+	pr.buf = append(pr.buf[:0], prefix...)
+	pr.max = len(prefix) + outputFactor*len(name) + outputSlack
 	pr.steps = workFactor*len(name) + workSlack
 	pr.depth = 0
 	pr.failed = false
 	pr.packIdx, pr.packMax = noPack, noPack
 	pr.print(root)
-	out := pr.buf
-	pr.buf = nil
-	failed := pr.failed
 	p.reset("") // drop references to the name and its nodes
-	if failed {
-		return dst[:start], &Error{Offset: len(name), Err: ErrTooLarge}
+	if pr.failed {
+		return nil, &Error{Offset: len(name), Err: ErrTooLarge}
 	}
-	return out, nil
+	if cap(pr.buf) > 1<<20 {
+		// Keep no huge buffer in the pool.
+		out := pr.buf
+		pr.buf = nil
+		return out, nil
+	}
+	return pr.buf, nil
 }
 
 // Filter returns what llvm-cxxfilt-14 prints for one line: each word (a
@@ -118,7 +119,7 @@ func Filter(line string) string {
 	st := pool.Get().(*state)
 	defer pool.Put(st)
 	if isWord(line) {
-		out, err := st.word(line, nil)
+		out, err := st.word(line)
 		if err != nil {
 			return line
 		}
@@ -132,11 +133,10 @@ func Filter(line string) string {
 		}
 		if j > i {
 			w := line[i:j]
-			n := len(out)
-			var err error
-			out, err = st.word(w, out)
-			if err != nil {
-				out = append(out[:n], w...)
+			if d, err := st.word(w); err == nil {
+				out = append(out, d...)
+			} else {
+				out = append(out, w...)
 			}
 		}
 		k := j

@@ -47,6 +47,12 @@ func (p *parser) reset(s string) {
 	p.bad = false
 	p.names = p.names[:0]
 	p.subs = p.subs[:0]
+	// Nested encodings continue these lists past their ends and drop what
+	// they grew on return, so start with room.
+	if cap(p.tparams) == 0 {
+		p.tparams = make([]*[]*node, 0, 16)
+		p.outer = make([]*node, 0, 64)
+	}
 	p.tparams = p.tparams[:0]
 	p.outer = p.outer[:0]
 	p.fwdRefs = p.fwdRefs[:0]
@@ -318,8 +324,10 @@ func (p *parser) encoding() *node {
 	defer func() { p.depth-- }()
 	// The template parameters of an encoding are unrelated to those of
 	// the context it is nested in (a local name in a template argument).
+	// Both lists continue past their current ends, so nothing is allocated
+	// and the enclosing lists are intact when they are restored.
 	savedParams, savedOuter := p.tparams, p.outer
-	p.tparams, p.outer = nil, nil
+	p.tparams, p.outer = p.tparams[len(p.tparams):], p.outer[len(p.outer):]
 	defer func() { p.tparams, p.outer = savedParams, savedOuter }()
 	if c := p.look(0); c == 'G' || c == 'T' {
 		return p.specialName()
@@ -1107,7 +1115,7 @@ func (p *parser) templateArgs(tag bool) *node {
 	for !p.consume('E') {
 		if tag {
 			saved := p.tparams
-			p.tparams = nil
+			p.tparams = p.tparams[len(p.tparams):]
 			arg := p.templateArg()
 			p.tparams = saved
 			if arg == nil {
