@@ -63,6 +63,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		switch args[0] {
 		case "fdr-dump", "extract", "convert":
 			sub, args = args[0], args[1:]
+		case "account", "stack", "graph":
+			return runAnalysis(args[0], args[1:], stdout, stderr)
 		}
 	}
 	c := cli.New("xraydump", usage, stderr)

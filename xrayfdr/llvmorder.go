@@ -1,0 +1,270 @@
+package xrayfdr
+
+import "math/bits"
+
+// The analyses print rows in the order llvm-xray's containers give them:
+// the bucket order of LLVM's DenseMap, and libstdc++'s std::sort where
+// rows tie. This file reproduces both.
+
+// llvmMap reproduces the bucket order of LLVM's DenseMap for keys whose
+// hash the caller gives (see hashInt and hashPair): power-of-two
+// buckets from 64, quadratic probing, growth when three quarters full,
+// tombstones reused on stdInsertion.
+type llvmMap[K comparable] struct {
+	b    []lmBucket[K]
+	n    int
+	tomb int
+}
+
+type lmBucket[K comparable] struct {
+	state uint8 // 0 empty, 1 used, 2 tombstone
+	hash  uint32
+	key   K
+	val   int
+}
+
+// hashInt is DenseMapInfo's hash of a 32-bit integer key.
+func hashInt(k uint32) uint32 { return k * 37 }
+
+// hashPair is DenseMapInfo's hash of a pair of 32-bit integers
+// (combineHashValue of their hashes).
+func hashPair(a, b uint32) uint32 {
+	k := uint64(a*37)<<32 | uint64(b*37)
+	k += ^(k << 32)
+	k ^= k >> 22
+	k += ^(k << 13)
+	k ^= k >> 8
+	k += k << 3
+	k ^= k >> 15
+	k += ^(k << 27)
+	k ^= k >> 31
+	return uint32(k)
+}
+
+// lookup returns the bucket of key, or where it would be inserted, and
+// whether it is there.
+func (m *llvmMap[K]) lookup(key K, h uint32) (int, bool) {
+	mask := len(m.b) - 1
+	i := int(h) & mask
+	tomb := -1
+	for probe := 1; ; probe++ {
+		e := &m.b[i]
+		switch {
+		case e.state == 1 && e.key == key:
+			return i, true
+		case e.state == 0:
+			if tomb >= 0 {
+				return tomb, false
+			}
+			return i, false
+		case e.state == 2 && tomb < 0:
+			tomb = i
+		}
+		i = (i + probe) & mask
+	}
+}
+
+// get returns the value stored for key.
+func (m *llvmMap[K]) get(key K, h uint32) (int, bool) {
+	if len(m.b) == 0 {
+		return 0, false
+	}
+	i, ok := m.lookup(key, h)
+	if !ok {
+		return 0, false
+	}
+	return m.b[i].val, true
+}
+
+// insert stores val for key unless key is there; it returns the value
+// stored and whether it is new.
+func (m *llvmMap[K]) insert(key K, h uint32, val int) (int, bool) {
+	if len(m.b) > 0 {
+		if i, ok := m.lookup(key, h); ok {
+			return m.b[i].val, false
+		}
+	}
+	n := len(m.b)
+	switch {
+	case (m.n+1)*4 >= n*3:
+		m.grow(max(64, 2*n))
+	case n-(m.n+1+m.tomb) <= n/8:
+		m.grow(n)
+	}
+	i, _ := m.lookup(key, h)
+	if m.b[i].state == 2 {
+		m.tomb--
+	}
+	m.b[i] = lmBucket[K]{state: 1, hash: h, key: key, val: val}
+	m.n++
+	return val, true
+}
+
+func (m *llvmMap[K]) grow(n int) {
+	old := m.b
+	m.b = make([]lmBucket[K], n)
+	m.tomb = 0
+	for _, e := range old {
+		if e.state == 1 {
+			i, _ := m.lookup(e.key, e.hash)
+			m.b[i] = e
+		}
+	}
+}
+
+// erase removes key, leaving a tombstone.
+func (m *llvmMap[K]) erase(key K, h uint32) {
+	if len(m.b) == 0 {
+		return
+	}
+	if i, ok := m.lookup(key, h); ok {
+		m.b[i].state = 2
+		m.n--
+		m.tomb++
+	}
+}
+
+// each calls fn with the values in bucket order.
+func (m *llvmMap[K]) each(fn func(key K, val int)) {
+	for i := range m.b {
+		if e := &m.b[i]; e.state == 1 {
+			fn(e.key, e.val)
+		}
+	}
+}
+
+// stdSort sorts s as libstdc++'s std::sort does with less (stdIntrosort:
+// median of three pivots, heap sort past the depth limit, a final
+// stdInsertion sort), so that elements that compare equal end in the
+// order llvm-xray prints them. less must be a strict weak order.
+func stdSort[T any](s []T, less func(a, b *T) bool) {
+	if len(s) < 2 {
+		return
+	}
+	stdIntrosort(s, 0, len(s), 2*(bits.Len(uint(len(s)))-1), less)
+	if len(s) > 16 {
+		stdInsertion(s, 0, 16, less)
+		for i := 16; i < len(s); i++ {
+			stdLinearInsert(s, i, less)
+		}
+	} else {
+		stdInsertion(s, 0, len(s), less)
+	}
+}
+
+func stdIntrosort[T any](s []T, first, last, depth int, less func(a, b *T) bool) {
+	for last-first > 16 {
+		if depth == 0 {
+			stdHeapSort(s[first:last], less)
+			return
+		}
+		depth--
+		mid := first + (last-first)/2
+		stdMedianToFirst(s, first, first+1, mid, last-1, less)
+		cut := stdPartition(s, first+1, last, first, less)
+		stdIntrosort(s, cut, last, depth, less)
+		last = cut
+	}
+}
+
+func stdMedianToFirst[T any](s []T, res, a, b, c int, less func(a, b *T) bool) {
+	switch {
+	case less(&s[a], &s[b]):
+		switch {
+		case less(&s[b], &s[c]):
+			s[res], s[b] = s[b], s[res]
+		case less(&s[a], &s[c]):
+			s[res], s[c] = s[c], s[res]
+		default:
+			s[res], s[a] = s[a], s[res]
+		}
+	case less(&s[a], &s[c]):
+		s[res], s[a] = s[a], s[res]
+	case less(&s[b], &s[c]):
+		s[res], s[c] = s[c], s[res]
+	default:
+		s[res], s[b] = s[b], s[res]
+	}
+}
+
+func stdPartition[T any](s []T, first, last, pivot int, less func(a, b *T) bool) int {
+	for {
+		for less(&s[first], &s[pivot]) {
+			first++
+		}
+		last--
+		for less(&s[pivot], &s[last]) {
+			last--
+		}
+		if first >= last {
+			return first
+		}
+		s[first], s[last] = s[last], s[first]
+		first++
+	}
+}
+
+func stdInsertion[T any](s []T, first, last int, less func(a, b *T) bool) {
+	for i := first + 1; i < last; i++ {
+		if less(&s[i], &s[first]) {
+			v := s[i]
+			copy(s[first+1:i+1], s[first:i])
+			s[first] = v
+		} else {
+			stdLinearInsert(s, i, less)
+		}
+	}
+}
+
+func stdLinearInsert[T any](s []T, i int, less func(a, b *T) bool) {
+	v := s[i]
+	j := i - 1
+	for less(&v, &s[j]) {
+		s[i] = s[j]
+		i = j
+		j--
+	}
+	s[i] = v
+}
+
+func stdHeapSort[T any](s []T, less func(a, b *T) bool) {
+	n := len(s)
+	if n < 2 {
+		return
+	}
+	for parent := (n - 2) / 2; ; parent-- {
+		stdAdjustHeap(s, parent, n, s[parent], less)
+		if parent == 0 {
+			break
+		}
+	}
+	for last := n - 1; last > 0; last-- {
+		v := s[last]
+		s[last] = s[0]
+		stdAdjustHeap(s, 0, last, v, less)
+	}
+}
+
+func stdAdjustHeap[T any](s []T, hole, n int, v T, less func(a, b *T) bool) {
+	top, second := hole, hole
+	for second < (n-1)/2 {
+		second = 2 * (second + 1)
+		if less(&s[second], &s[second-1]) {
+			second--
+		}
+		s[hole] = s[second]
+		hole = second
+	}
+	if n&1 == 0 && second == (n-2)/2 {
+		second = 2 * (second + 1)
+		s[hole] = s[second-1]
+		hole = second - 1
+	}
+	parent := (hole - 1) / 2
+	for hole > top && less(&s[parent], &v) {
+		s[hole] = s[parent]
+		hole = parent
+		parent = (hole - 1) / 2
+	}
+	s[hole] = v
+}
