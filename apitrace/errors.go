@@ -60,7 +60,7 @@ var (
 	ErrClosed = errors.New("apitrace: writer closed")
 	// ErrNotOpen reports a method called on a zero Reader, CallReader,
 	// Writer or CallWriter before Reset.
-	ErrNotOpen = errors.New("apitrace: not open (use New… or Reset)")
+	ErrNotOpen = errors.New("apitrace: not open (a zero value before Reset)")
 )
 
 // wrapf returns an error wrapping sentinel, its message followed by the

@@ -110,7 +110,7 @@ func (k ValueKind) String() string {
 }
 
 // Value is one node of a value tree. Which fields mean something depends on
-// Kind (see the Kind constants); the others are zero. Composite values
+// Kind (see the ValueKind constants); the others are zero. Composite values
 // (arrays, structs, repr pairs, wide strings) hold their children in Elems.
 //
 // Values returned by a Reader or CallReader point into buffers the reader
