@@ -74,6 +74,3 @@ func reloadBits(in []byte, pos int, n uint, c uint64) (int, uint, uint64) {
 
 // overflow reports whether more bits were consumed than the stream holds.
 func (b *backReader) overflow() bool { return b.n > 64 }
-
-// finished reports whether the stream was consumed exactly.
-func (b *backReader) finished() bool { return b.pos == 0 && b.n == 64 }

@@ -15,6 +15,9 @@ type FormatError struct {
 }
 
 func (e *FormatError) Error() string {
+	if e.Err == nil {
+		return fmt.Sprintf("zstd: offset %d: bad input", e.Offset)
+	}
 	return fmt.Sprintf("zstd: offset %d: %s", e.Offset, strings.TrimPrefix(e.Err.Error(), "zstd: "))
 }
 

@@ -207,6 +207,7 @@ func TestTruncation(t *testing.T) {
 func TestZeroValue(t *testing.T) {
 	testutil.CheckZeroValue(t, new(zstd.Reader))
 	testutil.CheckZeroValue(t, new(zstd.Seekable))
+	testutil.CheckZeroValue(t, new(zstd.FormatError), "Unwrap")
 	var zr zstd.Reader
 	if _, err := zr.Read(make([]byte, 1)); err != zstd.ErrNotOpen {
 		t.Errorf("zero Reader: %v", err)
