@@ -289,3 +289,7 @@ func oneWord(s string) bool {
 	}
 	return true
 }
+
+func TestZeroValue(t *testing.T) {
+	testutil.CheckZeroValue(t, new(demangle.Error), "Unwrap")
+}

@@ -154,14 +154,13 @@ const noPack = int(^uint(0) >> 1)
 
 // printer holds the output and the state of pack expansion.
 type printer struct {
-	buf      []byte
-	max      int // output longer than this is an error
-	steps    int // work left; hostile names may do much work for little output
-	depth    int
-	failed   bool
-	packIdx  int
-	packMax  int
-	scratchN node // for a pack expansion made on the fly
+	buf     []byte
+	max     int // output longer than this is an error
+	steps   int // work left; hostile names may do much work for little output
+	depth   int
+	failed  bool
+	packIdx int
+	packMax int
 }
 
 const maxPrintDepth = 600
@@ -172,14 +171,6 @@ func (p *printer) str(s string) {
 		return
 	}
 	p.buf = append(p.buf, s...)
-}
-
-func (p *printer) byte1(c byte) {
-	if len(p.buf)+1 > p.max {
-		p.failed = true
-		return
-	}
-	p.buf = append(p.buf, c)
 }
 
 func (p *printer) back() byte {

@@ -439,7 +439,11 @@ func (p *parser) specialName() *node {
 			return nil
 		case 'c':
 			p.pos += 2
-			if p.callOffset() || p.callOffset() {
+			// Two call offsets: this and the result.
+			if p.callOffset() {
+				return nil
+			}
+			if p.callOffset() {
 				return nil
 			}
 			if e := p.encoding(); e != nil {
