@@ -209,7 +209,45 @@ func account(w, stderr io.Writer, file string, m *xrayfdr.InstrMap, o analysisOp
 }
 
 func stack(w, stderr io.Writer, files []string, m *xrayfdr.InstrMap, o analysisOptions) (string, error) {
-	return files[0], fmt.Errorf("not yet")
+	s := &xrayfdr.Stacks{KeepGoing: o.keepGoing, OnError: func(e *xrayfdr.CallError) {
+		fmt.Fprintln(stderr, llvmStackError(e, m))
+	}}
+	for _, file := range files {
+		data, err := os.ReadFile(file)
+		if err == nil {
+			err = s.Read(data)
+		}
+		if err != nil {
+			if _, ok := err.(*xrayfdr.CallError); ok || !o.keepGoing {
+				return file, err
+			}
+			fmt.Fprintf(stderr, "xraydump stack: %s: %v\n", file, err)
+		}
+	}
+	if s.Empty() {
+		return files[0], xrayfdr.ErrNoCalls
+	}
+	f := xrayfdr.StackFormat{PerThread: o.perThread, AggregateThreads: o.aggregate, Count: o.aggregation == "count"}
+	switch o.stackFormat {
+	case "flame":
+		return "", s.WriteFlame(w, m, f)
+	case "folded-self":
+		return "", s.WriteFoldedSelf(w, m, f)
+	}
+	return "", s.WriteTop(w, m, f)
+}
+
+// llvmStackError words a record stack skips as llvm-xray does.
+func llvmStackError(e *xrayfdr.CallError, m *xrayfdr.InstrMap) string {
+	typ := "Unknown"
+	switch e.Event.RecordType {
+	case 0:
+		typ = "Fn Entry"
+	case 1:
+		typ = "Fn Exit"
+	}
+	return fmt.Sprintf("Found record {FuncId: %q, ThreadId: \"%d\", RecordType: %q} with no matching function entry",
+		m.Name(e.Event.FuncID, true), e.Event.TID, typ)
 }
 
 func graph(w, stderr io.Writer, file string, m *xrayfdr.InstrMap, o analysisOptions) (string, error) {

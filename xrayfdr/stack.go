@@ -1,0 +1,452 @@
+package xrayfdr
+
+import (
+	"bufio"
+	"io"
+	"strconv"
+)
+
+// Stacks collects the call stacks of a log in a trie (one per thread),
+// with the time spent in each and how often each was entered, as
+// llvm-xray stack does. Feed it one or more logs with Read (or events with
+// Add), then print with WriteTop (llvm-xray stack), WriteFlame (llvm-xray
+// stack --all-stacks --stack-format=flame) or WriteFoldedSelf.
+//
+// Memory is proportional to the number of distinct stacks.
+//
+// Exits are matched as llvm-xray stack matches them: an exit closes the
+// innermost call of its function and every call opened since; an exit
+// with no call of its function open closes every open call of its thread
+// and is an error (skipped with KeepGoing).
+type Stacks struct {
+	// KeepGoing skips records that cannot be accounted (reporting each
+	// to OnError) instead of failing.
+	KeepGoing bool
+	// OnError, if set, receives each record skipped with KeepGoing.
+	OnError func(*CallError)
+
+	roots    llvmMap[uint32] // thread id -> index in rootVecs, in llvm-xray's order
+	rootTIDs []uint32
+	rootVecs [][]*stackNode
+	th       threads[[]stackFrame]
+	lastExit bool
+	w        walker
+}
+
+// stackNode is one call stack: a node of a thread's trie.
+type stackNode struct {
+	id      int32
+	parent  *stackNode
+	callees []*stackNode
+	// durations of the calls that ended with this stack innermost
+	// (terminal) or unwound through it (intermediate)
+	termN, interN     uint64
+	termSum, interSum uint64
+}
+
+type stackFrame struct {
+	n   *stackNode
+	tsc uint64
+}
+
+// Read adds the calls of the log in data.
+func (s *Stacks) Read(data []byte) error {
+	s.lastExit = false
+	return s.w.walk(data, func(e *Event) error {
+		err := s.Add(e)
+		if err != nil && s.KeepGoing {
+			if s.OnError != nil {
+				s.OnError(err.(*CallError))
+			}
+			return nil
+		}
+		return err
+	})
+}
+
+// Empty reports whether no call was seen (llvm-xray then fails with
+// "No instrumented calls were accounted in the input file.").
+func (s *Stacks) Empty() bool { return len(s.rootVecs) == 0 }
+
+func (s *Stacks) threadRoots(tid uint32) int {
+	i, fresh := s.roots.insert(tid, hashInt(tid), len(s.rootVecs))
+	if fresh {
+		s.rootVecs = append(s.rootVecs, nil)
+		s.rootTIDs = append(s.rootTIDs, tid)
+	}
+	return i
+}
+
+// Add accounts one record. It returns a *CallError for an exit with no
+// matching entry (after unwinding the thread's stack as llvm-xray does).
+func (s *Stacks) Add(e *Event) error {
+	tsp, _ := s.th.get(e.TID)
+	ts := *tsp
+	switch e.Kind {
+	case EventEnter, EventEnterArg:
+		s.lastExit = false
+		if len(ts) == 0 {
+			ri := s.threadRoots(e.TID)
+			var root *stackNode
+			for _, n := range s.rootVecs[ri] {
+				if n.id == e.FuncID {
+					root = n
+					break
+				}
+			}
+			if root == nil {
+				root = &stackNode{id: e.FuncID}
+				s.rootVecs[ri] = append(s.rootVecs[ri], root)
+			}
+			*tsp = append(ts, stackFrame{root, e.TSC})
+			return nil
+		}
+		top := ts[len(ts)-1].n
+		var callee *stackNode
+		for _, n := range top.callees {
+			if n.id == e.FuncID {
+				callee = n
+				break
+			}
+		}
+		if callee == nil {
+			callee = &stackNode{id: e.FuncID, parent: top}
+			top.callees = append(top.callees, callee)
+		}
+		*tsp = append(ts, stackFrame{callee, e.TSC})
+	case EventExit, EventTailExit:
+		wasExit := s.lastExit
+		s.lastExit = true
+		if len(ts) == 0 {
+			return &CallError{Event: *e, Err: ErrNoEntry}
+		}
+		i := len(ts) - 1
+		for i >= 0 && ts[i].n.id != e.FuncID {
+			i--
+		}
+		var err error
+		if i < 0 {
+			err = s.callError(e, ts)
+			i = 0
+		}
+		for _, f := range ts[i : len(ts)-1] {
+			f.n.interN++
+			f.n.interSum += absDiff(f.tsc, e.TSC)
+		}
+		d := ts[len(ts)-1]
+		if wasExit {
+			d.n.interN++
+			d.n.interSum += absDiff(d.tsc, e.TSC)
+		} else {
+			d.n.termN++
+			d.n.termSum += absDiff(d.tsc, e.TSC)
+		}
+		*tsp = ts[:i]
+		return err
+	}
+	return nil
+}
+
+func (s *Stacks) callError(e *Event, ts []stackFrame) *CallError {
+	ce := &CallError{Event: *e, Err: ErrNoEntry}
+	for _, f := range ts {
+		ce.Stack = append(ce.Stack, f.n.id)
+	}
+	return ce
+}
+
+// StackFormat says what WriteTop, WriteFlame and WriteFoldedSelf print.
+type StackFormat struct {
+	// PerThread prints the top stacks of each thread (WriteTop).
+	PerThread bool
+	// AggregateThreads merges the stacks of all threads; otherwise
+	// WriteFlame and WriteFoldedSelf put the thread first in each stack.
+	AggregateThreads bool
+	// Count makes the values invocation counts instead of time (ticks).
+	Count bool
+}
+
+// llvm-xray's mergeTrieNodes: the merged node gets the durations of both;
+// callees of the right side merge with the left's of the same function
+// or come as they are (keeping their parent); the left's others follow
+// in hash order.
+func mergeNodes(l, r *stackNode, parent *stackNode) *stackNode {
+	n := &stackNode{id: l.id, parent: parent,
+		termN: l.termN + r.termN, interN: l.interN + r.interN,
+		termSum: l.termSum + r.termSum, interSum: l.interSum + r.interSum}
+	var left llvmMap[int32]
+	for i, c := range l.callees {
+		left.insert(c.id, hashInt(uint32(c.id)), i)
+	}
+	for _, c := range r.callees {
+		h := hashInt(uint32(c.id))
+		if i, ok := left.get(c.id, h); ok {
+			n.callees = append(n.callees, mergeNodes(l.callees[i], c, n))
+			left.erase(c.id, h)
+		} else {
+			n.callees = append(n.callees, c)
+		}
+	}
+	left.each(func(_ int32, i int) { n.callees = append(n.callees, l.callees[i]) })
+	return n
+}
+
+func (s *Stacks) mergedRoots() []*stackNode {
+	var merged []*stackNode
+	for _, i := range s.rootOrder() {
+		for _, n := range s.rootVecs[i] {
+			j := 0
+			for j < len(merged) && merged[j].id != n.id {
+				j++
+			}
+			if j == len(merged) {
+				merged = append(merged, n)
+				continue
+			}
+			m := mergeNodes(merged[j], n, nil)
+			merged = append(merged, m)
+			merged = append(merged[:j], merged[j+1:]...)
+		}
+	}
+	return merged
+}
+
+func (s *Stacks) rootOrder() []int {
+	var out []int
+	s.roots.each(func(_ uint32, i int) { out = append(out, i) })
+	return out
+}
+
+// WriteTop prints the ten stacks with the largest time and the ten with
+// the most calls, as llvm-xray stack does (--per-thread-stacks,
+// --aggregate-threads from f).
+func (s *Stacks) WriteTop(w io.Writer, m *InstrMap, f StackFormat) error {
+	names := newFuncNames(m)
+	bw := bufio.NewWriter(w)
+	switch {
+	case f.AggregateThreads:
+		printTop(bw, names, s.mergedRoots())
+	case f.PerThread:
+		for _, i := range s.rootOrder() {
+			bw.WriteString("Thread " + strconv.FormatUint(uint64(s.rootTIDs[i]), 10) + ":\n")
+			printTop(bw, names, s.rootVecs[i])
+			bw.WriteString("\n")
+		}
+	default:
+		var all []*stackNode
+		for _, i := range s.rootOrder() {
+			all = append(all, s.rootVecs[i]...)
+		}
+		printTop(bw, names, all)
+	}
+	return bw.Flush()
+}
+
+type nodeValue struct {
+	n *stackNode
+	v uint64
+}
+
+// insertTop keeps the ten largest values, a new value before equal ones.
+func insertTop(top []nodeValue, e nodeValue) []nodeValue {
+	i := 0
+	for i < len(top) && top[i].v > e.v {
+		i++
+	}
+	top = append(top, nodeValue{})
+	copy(top[i+1:], top[i:])
+	top[i] = e
+	if len(top) == 11 {
+		top = top[:10]
+	}
+	return top
+}
+
+func printTop(bw *bufio.Writer, names *funcNames, roots []*stackNode) {
+	var bySum, byCount []nodeValue
+	unique := 0
+	var st []*stackNode
+	for _, r := range roots {
+		st = append(st[:0], r)
+		for len(st) > 0 {
+			n := st[len(st)-1]
+			st = st[:len(st)-1]
+			if n.termN > 0 {
+				unique++
+				bySum = insertTop(bySum, nodeValue{n, n.termSum})
+				byCount = insertTop(byCount, nodeValue{n, n.termN})
+			}
+			st = append(st, n.callees...)
+		}
+	}
+	bw.WriteString("\nUnique Stacks: " + strconv.Itoa(unique) + "\nTop 10 Stacks by leaf sum:\n\n")
+	for _, p := range bySum {
+		bw.WriteString("Sum: " + strconv.FormatUint(p.v, 10) + "\n")
+		printStack(bw, names, p.n)
+	}
+	bw.WriteString("\nTop 10 Stacks by leaf count:\n\n")
+	for _, p := range byCount {
+		bw.WriteString("Count: " + strconv.FormatUint(p.v, 10) + "\n")
+		printStack(bw, names, p.n)
+	}
+	bw.WriteString("\n")
+}
+
+func printStack(bw *bufio.Writer, names *funcNames, leaf *stackNode) {
+	var path []*stackNode
+	for n := leaf; n != nil; n = n.parent {
+		path = append(path, n)
+	}
+	b := make([]byte, 0, 128)
+	b = padRight(b, []byte("lvl"), 5)
+	b = append(b, ' ')
+	b = padRight(b, []byte("function"), 60)
+	b = append(b, ' ')
+	b = padLeft(b, []byte("count"), 12)
+	b = append(b, ' ')
+	b = padLeft(b, []byte("sum"), 16)
+	b = append(b, '\n')
+	bw.Write(b)
+	line := func(level int, id int32, count, sum uint64) {
+		b = b[:0]
+		b = append(b, '#')
+		b = padRight(b, strconv.AppendInt(nil, int64(level), 10), 4)
+		b = append(b, ' ')
+		name := names.name(id)
+		if len(name) > 60 {
+			name = name[:57] + "..."
+		}
+		b = padRight(b, []byte(name), 60)
+		b = append(b, ' ')
+		b = padLeft(b, strconv.AppendUint(nil, count, 10), 12)
+		b = append(b, ' ')
+		b = padLeft(b, strconv.AppendInt(nil, int64(sum), 10), 16)
+		b = append(b, '\n')
+		bw.Write(b)
+	}
+	level := 0
+	for i := len(path) - 1; i >= 1; i-- {
+		line(level, path[i].id, path[i].interN, path[i].interSum)
+		level++
+	}
+	line(level, leaf.id, leaf.termN, leaf.termSum)
+	bw.WriteString("\n")
+}
+
+func padRight(b, s []byte, w int) []byte {
+	b = append(b, s...)
+	for i := len(s); i < w; i++ {
+		b = append(b, ' ')
+	}
+	return b
+}
+
+// WriteFlame prints every stack with its total time (or call count),
+// callees included, as llvm-xray stack --all-stacks
+// --stack-format=flame does ("thread_T;f;g; 1234"). flamegraph.pl adds
+// callees to their callers again, so their time counts twice there: use
+// WriteFoldedSelf for flame graphs.
+func (s *Stacks) WriteFlame(w io.Writer, m *InstrMap, f StackFormat) error {
+	names := newFuncNames(m)
+	bw := bufio.NewWriter(w)
+	var b []byte
+	s.eachStack(f, func(tid uint32, thread bool, n *stackNode) {
+		b = b[:0]
+		if thread {
+			b = append(b, "thread_"...)
+			b = strconv.AppendUint(b, uint64(tid), 10)
+			b = append(b, ';')
+		}
+		b = appendLineage(b, names, n, ";")
+		b = append(b, ' ')
+		v := n.termSum + n.interSum
+		if f.Count {
+			v = n.termN + n.interN
+		}
+		b = strconv.AppendUint(b, v, 10)
+		b = append(b, '\n')
+		bw.Write(b)
+	})
+	return bw.Flush()
+}
+
+// WriteFoldedSelf prints every stack with the time spent in it and not
+// in its callees (or, with f.Count, the number of calls of that very
+// stack), in the folded format flamegraph.pl and speedscope read
+// ("thread_T;f;g 1234"): the sum of a stack and its descendants is its
+// total time, so the graph is drawn right. Stacks with a zero value are
+// left out.
+func (s *Stacks) WriteFoldedSelf(w io.Writer, m *InstrMap, f StackFormat) error {
+	names := newFuncNames(m)
+	bw := bufio.NewWriter(w)
+	var b []byte
+	s.eachStack(f, func(tid uint32, thread bool, n *stackNode) {
+		v := n.termN + n.interN
+		if !f.Count {
+			v = n.termSum + n.interSum
+			var inner uint64
+			for _, c := range n.callees {
+				inner += c.termSum + c.interSum
+			}
+			if inner >= v {
+				v = 0
+			} else {
+				v -= inner
+			}
+		}
+		if v == 0 {
+			return
+		}
+		b = b[:0]
+		if thread {
+			b = append(b, "thread_"...)
+			b = strconv.AppendUint(b, uint64(tid), 10)
+			b = append(b, ';')
+		}
+		b = appendLineage(b, names, n, ";")
+		b = b[:len(b)-1]
+		b = append(b, ' ')
+		b = strconv.AppendUint(b, v, 10)
+		b = append(b, '\n')
+		bw.Write(b)
+	})
+	return bw.Flush()
+}
+
+// eachStack visits the stacks in llvm-xray's order.
+func (s *Stacks) eachStack(f StackFormat, fn func(tid uint32, thread bool, n *stackNode)) {
+	visit := func(roots []*stackNode, tid uint32, thread bool) {
+		var st []*stackNode
+		for _, r := range roots {
+			st = append(st[:0], r)
+			for len(st) > 0 {
+				n := st[len(st)-1]
+				st = st[:len(st)-1]
+				fn(tid, thread, n)
+				st = append(st, n.callees...)
+			}
+		}
+	}
+	if f.AggregateThreads {
+		visit(s.mergedRoots(), 0, false)
+		return
+	}
+	for _, i := range s.rootOrder() {
+		visit(s.rootVecs[i], s.rootTIDs[i], true)
+	}
+}
+
+// appendLineage appends the names from the root down to n, each
+// followed by sep.
+func appendLineage(b []byte, names *funcNames, n *stackNode, sep string) []byte {
+	var path [64]*stackNode
+	p := path[:0]
+	for ; n != nil; n = n.parent {
+		p = append(p, n)
+	}
+	for i := len(p) - 1; i >= 0; i-- {
+		b = append(b, names.name(p[i].id)...)
+		b = append(b, sep...)
+	}
+	return b
+}
