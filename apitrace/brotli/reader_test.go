@@ -201,9 +201,10 @@ func TestTruncation(t *testing.T) {
 	}
 }
 
-// TestZeroValue calls every method of a zero Reader.
+// TestZeroValue calls every method of a zero Reader and FormatError.
 func TestZeroValue(t *testing.T) {
 	testutil.CheckZeroValue(t, new(brotli.Reader))
+	testutil.CheckZeroValue(t, new(brotli.FormatError), "Unwrap")
 	var z brotli.Reader
 	if _, err := z.Read(make([]byte, 8)); !errors.Is(err, brotli.ErrNotOpen) {
 		t.Errorf("Read on a zero Reader: %v", err)
@@ -239,5 +240,22 @@ func TestAllocs(t *testing.T) {
 	run()
 	if n := testing.AllocsPerRun(5, run); n != 0 {
 		t.Errorf("%v allocations decoding %d bytes (%d Reads)", n, len(raw), len(raw)/len(buf))
+	}
+}
+
+// TestSourceError checks that an error of the underlying reader is
+// returned as it is, after the output decoded before it.
+func TestSourceError(t *testing.T) {
+	tool := testutil.Tool(t, "brotli")
+	raw := corpus(t)["text"]
+	comp := compress(t, tool, raw, "-q", "5")
+	boom := errors.New("boom")
+	src := io.MultiReader(bytes.NewReader(comp[:len(comp)/2]), iotest.ErrReader(boom))
+	got, err := decode(src)
+	if err != boom {
+		t.Errorf("error %v, want the source's", err)
+	}
+	if !bytes.HasPrefix(raw, got) || len(got) == 0 {
+		t.Errorf("%d bytes before the error, not a prefix of the output", len(got))
 	}
 }
