@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/tracefmt/tracefmt/internal/cli"
 	"github.com/tracefmt/tracefmt/xrayfdr"
@@ -251,7 +250,25 @@ func llvmStackError(e *xrayfdr.CallError, m *xrayfdr.InstrMap) string {
 }
 
 func graph(w, stderr io.Writer, file string, m *xrayfdr.InstrMap, o analysisOptions) (string, error) {
-	return file, fmt.Errorf("not yet")
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return file, err
+	}
+	g := &xrayfdr.Graph{DeduceSiblingCalls: o.deduce, KeepGoing: o.keepGoing, OnError: func(e *xrayfdr.CallError) {
+		fmt.Fprintf(stderr, "Thread ID: %d\n", e.Event.TID)
+		for i := len(e.Stack) - 1; i >= 0; i-- {
+			fmt.Fprintf(stderr, "#%d\t%s\n", i+1, m.Name(e.Stack[i], true))
+		}
+		if o.deduce && len(e.Stack) > 0 {
+			fmt.Fprintln(stderr, "No matching Entry record in stack")
+		} else {
+			fmt.Fprintln(stderr, "No matching ENTRY record")
+		}
+	}}
+	if err := g.Read(data); err != nil {
+		return file, err
+	}
+	return "", g.WriteDOT(w, m, xrayfdr.GraphFormat{
+		EdgeLabel: xrayfdr.GraphField(o.edgeLabel), VertexLabel: xrayfdr.GraphField(o.vertexLabel),
+		EdgeColor: xrayfdr.GraphField(o.edgeColor), VertexColor: xrayfdr.GraphField(o.vertexColor)})
 }
-
-var _ = strings.TrimSpace
