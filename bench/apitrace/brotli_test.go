@@ -36,7 +36,8 @@ var (
 
 // brotliRaw returns the raw inputs: the decompressed apitrace streams of
 // the snappy traces, and a small corpus of real files (Go sources and a
-// binary of the Go distribution), each cut to 16 MiB.
+// binary of the Go distribution, Debian's license texts and libstdc++),
+// each cut to 16 MiB.
 func brotliRaw(tb testing.TB) map[string][]byte {
 	out := map[string][]byte{}
 	for name, blks := range blocks(tb) {
@@ -64,6 +65,20 @@ func brotliRaw(tb testing.TB) map[string][]byte {
 	}
 	if b, err := os.ReadFile(filepath.Join(goroot, "bin", "gofmt")); err == nil {
 		out["corpus-gofmt"] = b
+	}
+	var licenses []byte
+	files, _ = filepath.Glob("/usr/share/common-licenses/*")
+	sort.Strings(files)
+	for _, f := range files {
+		if b, err := os.ReadFile(f); err == nil {
+			licenses = append(licenses, b...)
+		}
+	}
+	if len(licenses) > 0 {
+		out["corpus-licenses"] = licenses
+	}
+	if b, err := os.ReadFile("/usr/lib/x86_64-linux-gnu/libstdc++.so.6"); err == nil {
+		out["corpus-libstdc++"] = b
 	}
 	for k, v := range out {
 		if len(v) > 16<<20 {
