@@ -149,9 +149,12 @@ func (z *Reader) literals() error {
 // type.
 func (z *Reader) literalBlock() {
 	cmap := z.cmapL[z.blocks[0].typ*64:][:64]
+	single := true
 	for i, t := range cmap {
 		z.litBase[i] = z.litTrees[t]
+		single = single && t == cmap[0]
 	}
+	z.litSingle = single
 	z.litStale = false
 }
 

@@ -102,7 +102,7 @@ func (z *Reader) fastCommands() error {
 				p1, p2 = z.back(1), z.back(2)
 			}
 			left := ls.left
-			for end := pos + ins; pos < end; pos++ {
+			for end := pos + ins; pos < end; {
 				if left == 0 {
 					br.val, br.nbits, br.pos = val, nbits, ip
 					z.switchBlock(0)
@@ -111,28 +111,63 @@ func (z *Reader) fastCommands() error {
 					lut = contextLUT[int(z.modes[ls.typ])*512:][:512]
 					left = ls.left
 				}
-				left--
-				if nbits < maxCodeLen {
-					if ip+8 <= len(in) {
-						val |= binary.LittleEndian.Uint64(in[ip:]) << nbits
-						ip += int((63 - nbits) >> 3)
-						nbits |= 56
-					} else {
-						br.val, br.nbits, br.pos = val, nbits, ip
-						br.refillSlow()
-						val, nbits, ip, in, fake8 = br.val, br.nbits, br.pos, br.buf[:br.end], uint(br.fake)*8
+				// A run of literals within one block.
+				run := min(end-pos, left)
+				left -= run
+				if z.litSingle {
+					// One tree for every context: no context to compute.
+					t := z.litBase[0]
+					for stop := pos + run; pos < stop; pos++ {
+						if nbits < maxCodeLen {
+							if ip+8 <= len(in) {
+								val |= binary.LittleEndian.Uint64(in[ip:]) << nbits
+								ip += int((63 - nbits) >> 3)
+								nbits |= 56
+							} else {
+								br.val, br.nbits, br.pos = val, nbits, ip
+								br.refillSlow()
+								val, nbits, ip, in, fake8 = br.val, br.nbits, br.pos, br.buf[:br.end], uint(br.fake)*8
+							}
+						}
+						e := tables[t+uint32(val&(1<<rootBits-1))]
+						if n := e & 0xff; n > rootBits {
+							e = tables[t+e>>16+uint32(val>>rootBits)&(1<<(n-rootBits)-1)]
+						}
+						val >>= e & 0xff
+						nbits -= uint(e & 0xff)
+						win[pos] = byte(e >> 16)
 					}
+					if pos >= 2 {
+						p1, p2 = win[pos-1], win[pos-2]
+					} else {
+						z.pos = pos
+						p1, p2 = z.back(1), z.back(2)
+					}
+					continue
 				}
-				t := z.litBase[(lut[p1]|lut[256+int(p2)])&63]
-				e := tables[t+uint32(val&(1<<rootBits-1))]
-				if n := e & 0xff; n > rootBits {
-					e = tables[t+e>>16+uint32(val>>rootBits)&(1<<(n-rootBits)-1)]
+				for stop := pos + run; pos < stop; pos++ {
+					if nbits < maxCodeLen {
+						if ip+8 <= len(in) {
+							val |= binary.LittleEndian.Uint64(in[ip:]) << nbits
+							ip += int((63 - nbits) >> 3)
+							nbits |= 56
+						} else {
+							br.val, br.nbits, br.pos = val, nbits, ip
+							br.refillSlow()
+							val, nbits, ip, in, fake8 = br.val, br.nbits, br.pos, br.buf[:br.end], uint(br.fake)*8
+						}
+					}
+					t := z.litBase[(lut[p1]|lut[256+int(p2)])&63]
+					e := tables[t+uint32(val&(1<<rootBits-1))]
+					if n := e & 0xff; n > rootBits {
+						e = tables[t+e>>16+uint32(val>>rootBits)&(1<<(n-rootBits)-1)]
+					}
+					val >>= e & 0xff
+					nbits -= uint(e & 0xff)
+					c := byte(e >> 16)
+					win[pos] = c
+					p2, p1 = p1, c
 				}
-				val >>= e & 0xff
-				nbits -= uint(e & 0xff)
-				c := byte(e >> 16)
-				win[pos] = c
-				p2, p1 = p1, c
 			}
 			ls.left = left
 			remaining -= ins
@@ -221,6 +256,8 @@ func (z *Reader) fastCommands() error {
 		// The copy.
 		src := pos - d
 		switch {
+		case src >= 0 && copyLen > 16 && d >= copyLen:
+			copy(win[pos:pos+copyLen], win[src:src+copyLen])
 		case src >= 0 && d >= 8:
 			// 8 bytes at a time; may write up to 7 bytes past the end,
 			// which lie outside the window and are overwritten later.

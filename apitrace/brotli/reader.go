@@ -45,6 +45,7 @@ type Reader struct {
 	distZero  bool
 	phase     int
 	litStale  bool       // litBase needs recomputing
+	litSingle bool       // litBase holds one tree for every context
 	litBase   [64]uint32 // literal table start for each context ID
 	dist      [4]int     // the last four distances, dist[0] the last
 
