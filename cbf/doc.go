@@ -142,7 +142,7 @@
 //
 // Reading and writing make no allocation per record or frame. Read decodes
 // runtime.Callers backtraces at over 1 GB/s and Write encodes them at
-// about 0.5 to 1 GB/s on the project machine; PERFORMANCE.md at the root
+// about 0.7 to 1.1 GB/s on the project machine; PERFORMANCE.md at the root
 // of the repository has the figures and how to reproduce them. On real
 // 64-bit backtraces CBF takes 2.6 to 5.6 bytes a frame, 0.32 to 0.70 of
 // raw 8-byte words.
