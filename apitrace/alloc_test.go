@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -225,6 +226,17 @@ func TestBadChunks(t *testing.T) {
 	huge := append([]byte("at"), 0xff, 0xff, 0xff, 0x7f)
 	if err := readAllCalls(bytes.NewReader(huge)); !errors.Is(err, ErrTooLarge) {
 		t.Fatalf("huge chunk: %v", err)
+	}
+	// A 6-byte block announcing 60 MB: refused before room is made for it.
+	liar := append([]byte("at"), 6, 0, 0, 0, 0x80, 0x80, 0x4e|0x80, 0x1c, 0, 0)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	if err := readAllCalls(bytes.NewReader(liar)); !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("lying preamble: %v", err)
+	}
+	runtime.ReadMemStats(&after)
+	if n := after.TotalAlloc - before.TotalAlloc; n > 1<<20 {
+		t.Errorf("a 12-byte file made the reader allocate %d bytes", n)
 	}
 	// A zero length ends the file, as in apitrace: what follows is ignored.
 	zero := append(append(append([]byte(nil), good...), 0, 0, 0, 0), "garbage"...)

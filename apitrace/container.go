@@ -126,6 +126,12 @@ func (s *snappySource) fill(dst []byte) ([]byte, error) {
 		s.done = true
 		return dst, wrapf(ErrTooLarge, "snappy chunk of %d decompressed bytes", want)
 	}
+	// No snappy element yields more than 64 bytes per byte it takes: a
+	// larger preamble is a lie, found before room is made for it.
+	if uint64(want) > 64*uint64(len(s.comp)) {
+		s.done = true
+		return dst, ErrCorrupt
+	}
 	dst = slices.Grow(dst, want)
 	out, err := snappy.Decode(dst[len(dst):cap(dst)], s.comp, s.maxChunk)
 	if err != nil {
