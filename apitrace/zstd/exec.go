@@ -70,25 +70,24 @@ func (z *Reader) execute(src []byte, nseq int, lits, wide []byte) (int, error) {
 			off = int(ov - 3)
 			rep3, rep2, rep1 = rep2, rep1, off
 		} else {
+			// A repeat offset: picked from a table and the repeat list
+			// updated with conditional moves rather than a switch, whose
+			// branches the data makes unpredictable.
 			idx := int(ov) - 1
 			if ll == 0 {
 				idx++
 			}
-			switch idx {
-			case 0:
-				off = rep1
-			case 1:
-				off = rep2
-				rep2, rep1 = rep1, off
-			case 2:
-				off = rep3
-				rep3, rep2, rep1 = rep2, rep1, off
-			default:
-				off = rep1 - 1
-				if off == 0 {
-					return 0, fmt.Errorf("%w: zero repeat offset", ErrCorrupt)
-				}
-				rep3, rep2, rep1 = rep2, rep1, off
+			t := [4]int{rep1, rep2, rep3, rep1 - 1}
+			off = t[idx&3]
+			if idx >= 2 {
+				rep3 = rep2
+			}
+			if idx != 0 {
+				rep2 = rep1
+			}
+			rep1 = off
+			if off == 0 {
+				return 0, errZeroOffset
 			}
 		}
 		if i > 1 {
@@ -105,7 +104,7 @@ func (z *Reader) execute(src []byte, nseq int, lits, wide []byte) (int, error) {
 		}
 
 		if ll > len(lits)-lp || op+ll+ml > oend {
-			return 0, fmt.Errorf("%w: sequence past the literals or the block", ErrCorrupt)
+			return 0, errSeqBounds
 		}
 		// Literals.
 		if ll <= 16 && lp+16 <= len(wide) {
@@ -122,7 +121,7 @@ func (z *Reader) execute(src []byte, nseq int, lits, wide []byte) (int, error) {
 
 		// Match.
 		if off > op || off > window {
-			return 0, fmt.Errorf("%w: match offset %d beyond the window", ErrCorrupt, off)
+			return 0, errSeqOffset
 		}
 		m := op - off
 		switch {
@@ -169,6 +168,14 @@ func (z *Reader) execute(src []byte, nseq int, lits, wide []byte) (int, error) {
 	op += copy(out[op:], lits[lp:])
 	return op, nil
 }
+
+// Errors of the sequence loop, made once: a call to build them inside the
+// loop would make the compiler spill its registers.
+var (
+	errZeroOffset = fmt.Errorf("%w: zero repeat offset", ErrCorrupt)
+	errSeqBounds  = fmt.Errorf("%w: sequence past the literals or the block", ErrCorrupt)
+	errSeqOffset  = fmt.Errorf("%w: match offset beyond the window or the frame's start", ErrCorrupt)
+)
 
 // copyShort copies a match of ml bytes at distance off < 8: byte by byte
 // until the pattern repeats at a distance of at least 8, then 8 bytes at a
