@@ -305,6 +305,7 @@ const (
 	kValid = 1 << iota
 	kStack
 	kData
+	kFrame // EventBatch, ExperimentalBatch, EndOfGeneration: outside any batch
 )
 
 // table is what the readers and writers consult per event: argument
@@ -358,6 +359,10 @@ var tables = func() (m [Go126 + 1]*table) {
 			}
 			if s.HasData {
 				tab.kind[t] |= kData
+			}
+			switch EventType(t) {
+			case EvEventBatch, EvExperimentalBatch, EvEndOfGeneration:
+				tab.kind[t] |= kFrame
 			}
 			tab.names[s.Name] = EventType(t)
 			h := nameHash([]byte(s.Name))

@@ -204,7 +204,7 @@ func (w *TextWriter) Write(e *Event) error {
 	if err != nil {
 		return err
 	}
-	ends, err := w.place(e)
+	ends, err := w.place(e, k)
 	if err != nil {
 		return err
 	}
@@ -284,7 +284,7 @@ func (w *TextWriter) Close() error {
 		}
 	}
 	err := w.write(len(w.buf))
-	w.closed = true
+	w.closed, w.open = true, false
 	return err
 }
 

@@ -59,22 +59,25 @@ const flushAt = 64 << 10
 // usable returns the error a writer's method returns before doing
 // anything, or nil.
 func (s *sink) usable() error {
+	if s.open {
+		return nil
+	}
 	switch {
 	case s.err != nil:
 		return s.err
 	case s.closed:
 		return ErrClosed
-	case !s.open:
-		return ErrNotOpen
 	}
-	return nil
+	return ErrNotOpen
 }
 
 // reset points s at w for traces of h.Version, keeping its buffer.
 func (s *sink) reset(w io.Writer, h Header) error {
 	buf := s.buf
 	if buf == nil {
-		buf = make([]byte, 0, flushAt+4096)
+		// Room for the output held back and a whole batch of the most
+		// bytes Go's parser reads, the open one.
+		buf = make([]byte, 0, flushAt+MaxBatchSize+4096)
 	}
 	*s = sink{buf: buf[:0]}
 	if !h.Version.Valid() {
@@ -87,26 +90,26 @@ func (s *sink) reset(w io.Writer, h Header) error {
 	return nil
 }
 
-// place checks where e goes in the batches Go's parser reads the file as
-// (an EventBatch and the events of its size, an ExperimentalBatch, or, in
-// Go1.26, an EndOfGeneration) and reports whether e ends the open batch.
-func (s *sink) place(e *Event) (endsBatch bool, err error) {
-	switch e.Type {
-	case EvEventBatch, EvEndOfGeneration:
-		return s.inBatch, nil
-	case EvExperimentalBatch:
+// place checks where e, of table flags k, goes in the batches Go's parser
+// reads the file as (an EventBatch and the events of its size, an
+// ExperimentalBatch, or, in Go1.26, an EndOfGeneration) and reports
+// whether e ends the open batch.
+func (s *sink) place(e *Event, k uint8) (endsBatch bool, err error) {
+	if k&kFrame == 0 {
+		if !s.inBatch {
+			return false, fmt.Errorf("%w: %v outside a batch", ErrInvalid, e.Type)
+		}
+		return false, nil
+	}
+	if e.Type == EvExperimentalBatch {
 		if e.Args[0] >= 0x80 || (e.Widths != nil && e.Widths[0] != 1) {
 			return false, fmt.Errorf("%w: ExperimentalBatch exp=%d: Go's parser reads it as one byte", ErrInvalid, e.Args[0])
 		}
 		if len(e.Data) > MaxBatchSize {
 			return false, fmt.Errorf("%w: ExperimentalBatch of %d bytes, over %d", ErrInvalid, len(e.Data), MaxBatchSize)
 		}
-		return s.inBatch, nil
 	}
-	if !s.inBatch {
-		return false, fmt.Errorf("%w: %v outside a batch", ErrInvalid, e.Type)
-	}
-	return false, nil
+	return s.inBatch, nil
 }
 
 // write writes buf[:n] to the underlying writer and keeps the rest.
@@ -115,7 +118,7 @@ func (s *sink) write(n int) error {
 		return nil
 	}
 	if _, err := s.w.Write(s.buf[:n]); err != nil {
-		s.err = err
+		s.err, s.open = err, false
 		return err
 	}
 	s.buf = s.buf[:copy(s.buf, s.buf[n:])]
@@ -185,7 +188,7 @@ func (w *Writer) Write(e *Event) error {
 	if err != nil {
 		return err
 	}
-	ends, err := w.place(e)
+	ends, err := w.place(e, k)
 	if err != nil {
 		return err
 	}
@@ -277,7 +280,7 @@ func (w *Writer) Close() error {
 		}
 	}
 	err := w.write(len(w.buf))
-	w.closed = true
+	w.closed, w.open = true, false
 	return err
 }
 

@@ -1,0 +1,172 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/tracefmt/tracefmt/internal/testutil"
+)
+
+// TestCommandLine checks the behaviour every example command shares.
+func TestCommandLine(t *testing.T) {
+	dir := t.TempDir()
+	in := "../../gotraceraw/testdata/gotest.trace"
+	out := filepath.Join(dir, "out.trace")
+	missing := filepath.Join(dir, "missing.trace")
+	cut := filepath.Join(dir, "cut.trace")
+	data := testutil.ReadFile(t, in)
+	if err := os.WriteFile(cut, data[:len(data)-3], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args   []string
+		code   int
+		stderr string // the start of stderr
+	}{
+		{[]string{"-h"}, 0, "usage: gotracefilter"},
+		{[]string{"-bogus", in, out}, 2, "gotracefilter: flag provided but not defined: -bogus\nusage:"},
+		{[]string{"-drop", "UserLog"}, 2, "gotracefilter: want IN and OUT, got 0 arguments\nusage:"},
+		{[]string{in, out}, 2, "gotracefilter: -drop is required\nusage:"},
+		{[]string{"-drop", "UserLog,NoSuchEvent", in, out}, 2, "gotracefilter: -drop: unknown event type \"NoSuchEvent\"\nusage:"},
+		{[]string{"-drop", "userlog", in, out}, 2, "gotracefilter: -drop: unknown event type \"userlog\"\nusage:"},
+		{[]string{"-drop", "EventBatch", in, out}, 2, "gotracefilter: -drop: EventBatch holds the other events and cannot be dropped\nusage:"},
+		{[]string{"-drop", "UserLog", in, in}, 2, "gotracefilter: IN and OUT are the same file\nusage:"},
+		{[]string{"-drop", "UserLog", missing, out}, 1, "gotracefilter: open " + missing + ": no such file"},
+		{[]string{"-drop", "UserLog", in, filepath.Join(dir, "no", "out.trace")}, 1, "gotracefilter: open " + filepath.Join(dir, "no", "out.trace") + ": no such file"},
+		{[]string{"-drop", "UserLog", cut, out}, 1, "gotracefilter: " + cut + ": gotraceraw: offset "},
+		{[]string{"-drop", "UserLog", "../../gotraceraw/testdata/gotest.txt.gz", out}, 1, "gotracefilter: ../../gotraceraw/testdata/gotest.txt.gz: gotraceraw: offset 0: not a Go execution trace header"},
+		{[]string{"-drop", "UserLog, GoLabel", in, out}, 0, ""},
+	} {
+		var stderr bytes.Buffer
+		code := run(tc.args, &stderr)
+		if code != tc.code {
+			t.Errorf("%q: exit %d, want %d (stderr %q)", tc.args, code, tc.code, stderr.String())
+		}
+		if got := stderr.String(); !strings.HasPrefix(got, tc.stderr) || tc.stderr == "" && got != "" {
+			t.Errorf("%q: stderr %q, want it to start with %q", tc.args, got, tc.stderr)
+		}
+		if code == 1 && strings.Count(stderr.String(), "\n") != 1 {
+			t.Errorf("%q: stderr is not one line: %q", tc.args, stderr.String())
+		}
+	}
+	// A cut trace: the events before the cut are written, a valid trace.
+	if code := run([]string{"-drop", "UserLog", cut, out}, &bytes.Buffer{}); code != 1 {
+		t.Fatalf("cut: exit %d", code)
+	}
+	if fi, err := os.Stat(out); err != nil || fi.Size() < 1000 {
+		t.Errorf("cut: %v, %v", fi, err)
+	}
+}
+
+// goMinor returns the minor version of the go command the tests run with
+// (26 for go1.26.8).
+func goMinor(t *testing.T) int {
+	t.Helper()
+	gocmd := testutil.Tool(t, "go")
+	out, err := exec.Command(gocmd, "env", "GOVERSION").Output()
+	if err != nil {
+		t.Fatalf("go env GOVERSION: %v", err)
+	}
+	m := regexp.MustCompile(`^go1\.(\d+)`).FindSubmatch(bytes.TrimSpace(out))
+	if m == nil {
+		t.Skipf("go version %q: not a release", out)
+	}
+	n, _ := strconv.Atoi(string(m[1]))
+	return n
+}
+
+var traceTool string // the go tool trace binary, found once
+
+// goTool runs `go tool trace -d=MODE file` and returns its output, failing
+// the test when the tool reports an error.
+func goTool(t *testing.T, mode, file string) []byte {
+	t.Helper()
+	if traceTool == "" {
+		out, err := exec.Command("go", "tool", "-n", "trace").Output()
+		if err != nil {
+			t.Fatalf("go tool -n trace: %v", err)
+		}
+		traceTool = string(bytes.TrimSpace(out))
+	}
+	var stdout, stderr bytes.Buffer
+	cmd := exec.Command(traceTool, "-d="+mode, file)
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil || stderr.Len() > 0 {
+		t.Fatalf("go tool trace -d=%s %s: %v\n%s", mode, filepath.Base(file), err, stderr.Bytes())
+	}
+	return stdout.Bytes()
+}
+
+// parsedEvents counts the events `go tool trace -d=parsed` prints, each
+// on a line of its own starting "M=".
+func parsedEvents(out []byte) int {
+	return bytes.Count(out, []byte("\nM=")) + btoi(bytes.HasPrefix(out, []byte("M=")))
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// TestDropParsed filters real traces and reads the result with Go's own
+// parser: it reads without error, and holds the original's events less
+// those dropped, counted from Go's own text of the original (each of
+// these types is one parsed event: a Log, a Label, a Metric, a
+// StackSample, a RegionBegin or RegionEnd).
+func TestDropParsed(t *testing.T) {
+	if n := goMinor(t); n < 26 {
+		t.Skipf("needs Go 1.26's `go tool trace -d=parsed` (and -d=wire, Go 1.24); the go command here is Go 1.%d", n)
+	}
+	traces, _ := filepath.Glob("../../gotraceraw/testdata/*.trace")
+	if testing.Short() {
+		traces = []string{"../../gotraceraw/testdata/annotations.trace", "../../gotraceraw/testdata/cpuprofile.trace"}
+	} else {
+		shared := testutil.SharedFixture(t, "gotrace")
+		for _, name := range []string{"multigen", "gcstress", "syscalls"} {
+			traces = append(traces, filepath.Join(shared, name+".trace"))
+		}
+	}
+	drops := [][]string{{"UserLog"}, {"GoLabel"}, {"HeapAlloc", "HeapGoal"}, {"CPUSample"}, {"UserRegionBegin", "UserRegionEnd"}}
+	dir := t.TempDir()
+	total := map[string]int{}
+	for _, in := range traces {
+		// Go 1.26's raw reader refuses the experimental events of older
+		// headers, so skip those traces: the count needs its text.
+		if strings.Contains(in, "allocfree") && !strings.HasSuffix(in, "/allocfree.trace") {
+			continue
+		}
+		name := filepath.Base(in)
+		before := parsedEvents(goTool(t, "parsed", in))
+		wire := goTool(t, "wire", in)
+		for _, types := range drops {
+			dropped := 0
+			for _, typ := range types {
+				dropped += bytes.Count(wire, []byte("\n"+typ+" ")) + btoi(bytes.HasPrefix(wire, []byte(typ+" ")))
+			}
+			out := filepath.Join(dir, name)
+			var stderr bytes.Buffer
+			if code := run([]string{"-drop", strings.Join(types, ","), in, out}, &stderr); code != 0 {
+				t.Fatalf("%s: -drop %v: exit %d: %s", name, types, code, stderr.Bytes())
+			}
+			after := parsedEvents(goTool(t, "parsed", out))
+			if after != before-dropped {
+				t.Errorf("%s: -drop %v: %d parsed events, want %d - %d = %d", name, types, after, before, dropped, before-dropped)
+			}
+			total[strings.Join(types, ",")] += dropped
+		}
+	}
+	for _, types := range drops {
+		if k := strings.Join(types, ","); total[k] == 0 {
+			t.Errorf("no trace had a %s event to drop", k)
+		}
+	}
+	t.Logf("dropped events, by -drop: %v", total)
+}
