@@ -123,35 +123,19 @@ func (rep *Report) FilterResources(mask uint32) {
 //     a live id adds a reference (and is dropped), a free removes one, and
 //     the allocation goes when none is left.
 func (rep *Report) FilterLeaks() {
-	type key struct {
-		res int
-		id  uint64
-	}
-	type live struct {
-		e    *Event
-		refs int
-	}
-	index := map[key]*live{}
+	var live liveSet[*Event]
 	drop := map[*Event]bool{}
 	for _, e := range rep.Events {
-		k := key{e.Res, e.Call.ID}
-		l := index[k]
+		k := liveKey{e.Res, e.Call.ID}
 		refcount := e.Res >= 0 && rep.Resources[e.Res].Refcount()
 		if !e.Call.Free {
-			if l != nil && refcount {
-				l.refs++
+			if !live.alloc(k, refcount, e) {
 				drop[e] = true
-			} else {
-				index[k] = &live{e: e, refs: 1}
 			}
 			continue
 		}
-		if l != nil {
-			l.refs--
-			if l.refs == 0 || !refcount {
-				drop[l.e] = true
-				delete(index, k)
-			}
+		if released, ok := live.free(k, refcount); ok {
+			drop[released] = true
 		}
 		drop[e] = true
 	}

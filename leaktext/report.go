@@ -181,14 +181,18 @@ func ReadReport(r io.Reader) (*Report, error) {
 
 // resourceOf returns the index of the named type, or of the first type
 // when name is nil.
-func (rep *Report) resourceOf(name []byte) int {
+func (rep *Report) resourceOf(name []byte) int { return resourceIndex(rep.Resources, name) }
+
+// resourceIndex returns the index of the named type in resources, or of
+// the first type when name is nil; -1 when there is none.
+func resourceIndex(resources []Resource, name []byte) int {
 	if name == nil {
-		if len(rep.Resources) > 0 {
+		if len(resources) > 0 {
 			return 0
 		}
 		return -1
 	}
-	for i, r := range rep.Resources {
+	for i, r := range resources {
 		if string(r.Type) == string(name) {
 			return i
 		}
