@@ -201,6 +201,12 @@ func (s *symbolizer) readDWARF() {
 	if err != nil {
 		return
 	}
+	// One pass over every DIE: the functions with code, and the names
+	// and references of every subprogram, which the specifications and
+	// abstract origins point to. (Names are resolved from this table, not
+	// by seeking: Go 1.23's Reader.Seek can read another unit's strings.)
+	dies := map[dwarf.Offset]*dieInfo{}
+	var code []*dieInfo
 	r := d.Reader()
 	depth := 0
 	for {
@@ -213,11 +219,20 @@ func (s *symbolizer) readDWARF() {
 			continue
 		}
 		if e.Tag == dwarf.TagSubprogram || e.Tag == dwarf.TagInlinedSubroutine {
+			di := &dieInfo{}
+			di.linkage, _ = e.Val(dwarf.AttrLinkageName).(string)
+			if di.linkage == "" {
+				di.linkage, _ = e.Val(0x2007).(string) // DW_AT_MIPS_linkage_name
+			}
+			di.name, _ = e.Val(dwarf.AttrName).(string)
+			di.spec, _ = e.Val(dwarf.AttrSpecification).(dwarf.Offset)
+			di.origin, _ = e.Val(dwarf.AttrAbstractOrigin).(dwarf.Offset)
+			dies[e.Offset] = di
 			if ranges, err := d.Ranges(e); err == nil && len(ranges) > 0 {
-				name := dieName(d, e)
 				for _, rg := range ranges {
 					if rg[0] < rg[1] {
-						s.funcs = append(s.funcs, dwarfFunc{rg[0], rg[1], depth, name})
+						s.funcs = append(s.funcs, dwarfFunc{rg[0], rg[1], depth, ""})
+						code = append(code, di)
 					}
 				}
 			}
@@ -229,36 +244,42 @@ func (s *symbolizer) readDWARF() {
 			break // cannot happen in a well-formed file
 		}
 	}
+	for i, di := range code {
+		s.funcs[i].name = dieName(dies, di)
+	}
 	slices.SortStableFunc(s.funcs, func(a, b dwarfFunc) int { return cmp.Compare(a.lo, b.lo) })
+}
+
+// dieInfo is what naming needs of a subprogram DIE.
+type dieInfo struct {
+	linkage, name string
+	spec, origin  dwarf.Offset
 }
 
 // dieName is LLVM's DWARFDie::getSubroutineName for linkage names: the
 // linkage name found on the DIE or along its DW_AT_specification and
 // DW_AT_abstract_origin references, else the name found the same way.
-func dieName(d *dwarf.Data, e *dwarf.Entry) string {
-	if n := findRecursively(d, e, 0, dwarf.AttrLinkageName, 0x2007 /* DW_AT_MIPS_linkage_name */); n != "" {
+func dieName(dies map[dwarf.Offset]*dieInfo, di *dieInfo) string {
+	if n := findRecursively(dies, di, 0, true); n != "" {
 		return n
 	}
-	return findRecursively(d, e, 0, dwarf.AttrName)
+	return findRecursively(dies, di, 0, false)
 }
 
-func findRecursively(d *dwarf.Data, e *dwarf.Entry, hops int, attrs ...dwarf.Attr) string {
-	for _, a := range attrs {
-		if n, ok := e.Val(a).(string); ok {
-			return n
-		}
+func findRecursively(dies map[dwarf.Offset]*dieInfo, di *dieInfo, hops int, linkage bool) string {
+	if linkage && di.linkage != "" {
+		return di.linkage
 	}
-	if hops >= 8 {
+	if !linkage && di.name != "" {
+		return di.name
+	}
+	if hops >= 8 { // references may loop in a hostile file
 		return ""
 	}
-	for _, a := range []dwarf.Attr{dwarf.AttrSpecification, dwarf.AttrAbstractOrigin} {
-		if off, ok := e.Val(a).(dwarf.Offset); ok {
-			r := d.Reader()
-			r.Seek(off)
-			if t, err := r.Next(); err == nil && t != nil {
-				if n := findRecursively(d, t, hops+1, attrs...); n != "" {
-					return n
-				}
+	for _, off := range []dwarf.Offset{di.spec, di.origin} {
+		if t, ok := dies[off]; ok && off != 0 {
+			if n := findRecursively(dies, t, hops+1, linkage); n != "" {
+				return n
 			}
 		}
 	}
