@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"slices"
 	"strconv"
 )
 
@@ -194,12 +193,14 @@ func (a *Account) Stats() []FuncStats {
 	freq := float64(a.Header.CycleFrequency)
 	a.order.each(func(_ int32, i int) {
 		f := &a.funcs[i]
-		slices.Sort(f.lat)
 		n := len(f.lat)
-		s := FuncStats{FuncID: f.id, Count: n, Sum: f.sum,
-			Min: float64(f.lat[0]), Max: float64(f.lat[n-1]), Median: float64(f.lat[n/2]),
-			P90: float64(f.lat[int(math.Floor(float64(n)*0.9))]),
-			P99: float64(f.lat[int(math.Floor(float64(n)*0.99))])}
+		lo, hi := f.lat[0], f.lat[0]
+		for _, v := range f.lat {
+			lo, hi = min(lo, v), max(hi, v)
+		}
+		med, p90, p99 := orderStats(f.lat, n/2, int(math.Floor(float64(n)*0.9)), int(math.Floor(float64(n)*0.99)))
+		s := FuncStats{FuncID: f.id, Count: n, Sum: f.sum, Min: float64(lo), Max: float64(hi),
+			Median: float64(med), P90: float64(p90), P99: float64(p99)}
 		if freq != 0 {
 			s.Min /= freq
 			s.Median /= freq

@@ -34,7 +34,7 @@ type Graph struct {
 
 	th     threads[[]frame]
 	edges  []graphEdge
-	edgeIx map[[2]int32]int
+	edgeIx map[uint64]int
 	verts  []graphVertex
 	vertIx funcIndex
 	seq    uint64
@@ -100,12 +100,13 @@ func (g *Graph) vertex(id int32) *graphVertex {
 func (g *Graph) edge(from, to int32) *graphEdge {
 	g.seq++
 	if g.edgeIx == nil {
-		g.edgeIx = map[[2]int32]int{}
+		g.edgeIx = map[uint64]int{}
 	}
-	i, ok := g.edgeIx[[2]int32{from, to}]
+	key := uint64(uint32(from))<<32 | uint64(uint32(to))
+	i, ok := g.edgeIx[key]
 	if !ok {
 		i = len(g.edges)
-		g.edgeIx[[2]int32{from, to}] = i
+		g.edgeIx[key] = i
 		g.edges = append(g.edges, graphEdge{from: from, to: to, stamp: stamp{g.curTSC, g.seq}})
 	}
 	e := &g.edges[i]
@@ -185,11 +186,11 @@ func graphStats(lat []uint64, s *graphStat) {
 	if len(lat) == 0 {
 		return
 	}
-	slices.Sort(lat)
 	n := s.count
-	s.median = float64(int64(lat[n/2]))
-	s.p90 = float64(int64(lat[n*9/10]))
-	s.p99 = float64(int64(lat[n*99/100]))
+	med, p90, p99 := orderStats(lat, int(n/2), int(n*9/10), int(n*99/100))
+	s.median = float64(int64(med))
+	s.p90 = float64(int64(p90))
+	s.p99 = float64(int64(p99))
 }
 
 func maxStat(s graphStat, m *graphStat) {

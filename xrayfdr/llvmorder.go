@@ -268,3 +268,59 @@ func stdAdjustHeap[T any](s []T, hole, n int, v T, less func(a, b *T) bool) {
 	}
 	s[hole] = v
 }
+
+// nthElement reorders s so that s[k] holds the value a full sort would
+// put there, smaller or equal values before it and larger or equal ones
+// after (as std::nth_element): order statistics in linear time.
+func nthElement(s []uint64, k int) {
+	lo, hi := 0, len(s)-1
+	for hi-lo >= 16 {
+		mid := lo + (hi-lo)/2
+		if s[mid] < s[lo] {
+			s[mid], s[lo] = s[lo], s[mid]
+		}
+		if s[hi] < s[lo] {
+			s[hi], s[lo] = s[lo], s[hi]
+		}
+		if s[hi] < s[mid] {
+			s[hi], s[mid] = s[mid], s[hi]
+		}
+		p := s[mid]
+		i, j := lo, hi
+		for i <= j {
+			for s[i] < p {
+				i++
+			}
+			for s[j] > p {
+				j--
+			}
+			if i <= j {
+				s[i], s[j] = s[j], s[i]
+				i++
+				j--
+			}
+		}
+		switch {
+		case k <= j:
+			hi = j
+		case k >= i:
+			lo = i
+		default:
+			return
+		}
+	}
+	for i := lo + 1; i <= hi; i++ {
+		for j := i; j > lo && s[j] < s[j-1]; j-- {
+			s[j], s[j-1] = s[j-1], s[j]
+		}
+	}
+}
+
+// orderStats returns the values at indexes a <= b <= c of s sorted,
+// reordering s.
+func orderStats(s []uint64, a, b, c int) (va, vb, vc uint64) {
+	nthElement(s, a)
+	nthElement(s[a:], b-a)
+	nthElement(s[b:], c-b)
+	return s[a], s[b], s[c]
+}

@@ -272,3 +272,43 @@ func graph(w, stderr io.Writer, file string, m *xrayfdr.InstrMap, o analysisOpti
 		EdgeLabel: xrayfdr.GraphField(o.edgeLabel), VertexLabel: xrayfdr.GraphField(o.vertexLabel),
 		EdgeColor: xrayfdr.GraphField(o.edgeColor), VertexColor: xrayfdr.GraphField(o.vertexColor)})
 }
+
+// convertPprof writes the log as a gzip'ed pprof profile. Records that
+// cannot be paired (an exit whose entry the flight recorder dropped) are
+// skipped, and exits close the calls opened since their entry.
+func convertPprof(c *cli.Command, file, instrMap, output string) int {
+	if output == "" || output == "-" {
+		return c.BadUsage("--output-format=pprof needs -o OUT.pb.gz")
+	}
+	var m *xrayfdr.InstrMap
+	if instrMap != "" {
+		var err error
+		if m, err = openMap(instrMap); err != nil {
+			return c.Failf(instrMap, err)
+		}
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return c.Failf(file, err)
+	}
+	p := &xrayfdr.Profile{DeduceSiblingCalls: true, KeepGoing: true}
+	if err := p.Read(data); err != nil {
+		return fail(c, file, err)
+	}
+	f, err := os.Create(output)
+	if err != nil {
+		return c.Failf("", err)
+	}
+	bw := bufio.NewWriterSize(f, 1<<16)
+	err = p.WriteProfile(bw, m)
+	if err == nil {
+		err = bw.Flush()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return c.Failf(output, err)
+	}
+	return cli.OK
+}

@@ -120,6 +120,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 			o.yaml = true
 		case "trace_event":
 			o.chrome = true
+		case "pprof":
+			return convertPprof(c, files[0], o.instrMap, o.output)
 		case "":
 			return c.BadUsage("convert needs --output-format=yaml or --output-format=trace_event")
 		default:
