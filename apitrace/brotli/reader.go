@@ -15,10 +15,11 @@ const DefaultMaxWindow = 1 << 24
 const slack = 64
 
 // Reader decompresses a Brotli stream read from an underlying io.Reader.
+// A zero Reader returns ErrNotOpen until Reset.
 type Reader struct {
 	// MaxWindow caps the sliding window a stream may declare, in bytes
 	// (a stream's window is 2^WBITS-16 bytes, WBITS 10 to 24). A stream
-	// asking for more fails with ErrTooLarge before anything is
+	// asking for more fails with ErrTooLarge before its window is
 	// allocated. 0 means DefaultMaxWindow. Set it before the first Read.
 	MaxWindow int
 
