@@ -33,6 +33,35 @@ func goRoot(t testing.TB) string {
 	return goroot.dir
 }
 
+var gominor struct {
+	once sync.Once
+	n    int
+	err  error
+}
+
+// goMinor returns the minor version of the go command on PATH (26 for
+// go1.26.8): the toolchain the tests run with.
+func goMinor(t testing.TB) int {
+	t.Helper()
+	gocmd := testutil.Tool(t, "go")
+	gominor.once.Do(func() {
+		out, err := exec.Command(gocmd, "env", "GOVERSION").Output()
+		if err != nil {
+			gominor.err = err
+			return
+		}
+		v := strings.TrimPrefix(strings.TrimSpace(string(out)), "go1.")
+		if i := strings.IndexAny(v, ".rcbeta"); i >= 0 {
+			v = v[:i]
+		}
+		gominor.n, gominor.err = strconv.Atoi(v)
+	})
+	if gominor.err != nil {
+		t.Fatalf("go env GOVERSION: %v", gominor.err)
+	}
+	return gominor.n
+}
+
 // txtarSection returns the body of section name of a txtar archive.
 func txtarSection(archive []byte, name string) ([]byte, bool) {
 	marker := []byte("-- " + name + " --\n")

@@ -81,7 +81,8 @@ func TestHeader(t *testing.T) {
 // TestV1 refuses the Go 1.11–1.21 traces that ship with Go, naming the
 // version.
 func TestV1(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join(goRoot(t), "src", "internal", "trace", "internal", "tracev1", "testdata", "*_good"))
+	// Go 1.23 kept them under oldtrace, Go 1.24 on under tracev1.
+	files, _ := filepath.Glob(filepath.Join(goRoot(t), "src", "internal", "trace", "internal", "*", "testdata", "*_good"))
 	if len(files) == 0 {
 		t.Skip("no v1 traces in GOROOT")
 	}
