@@ -10,8 +10,9 @@ import (
 const DefaultMaxWindow = 1 << 24
 
 // slack is room past the end of the ring buffer for a dictionary word,
-// which is written whole: the longest transform adds at most 9 bytes of
-// prefix and suffix to a word of at most 24 bytes.
+// which is written whole (a transform adds at most 13 bytes of prefix and
+// suffix to a word of at most 24 bytes), and for 8-byte copies that write
+// a few bytes too far.
 const slack = 64
 
 // Reader decompresses a Brotli stream read from an underlying io.Reader.
@@ -38,13 +39,13 @@ type Reader struct {
 
 	// The meta-block being decoded.
 	last      bool
-	remaining int // bytes the meta-block has yet to produce
-	insLeft   int // literals still to insert for the current command
-	copyLeft  int // bytes still to copy for the current command
-	copyDist  int
-	copyLen   int
-	distZero  bool
-	phase     int
+	remaining int        // bytes the meta-block has yet to produce
+	insLeft   int        // literals still to insert for the current command
+	copyLeft  int        // bytes still to copy for the current command
+	copyDist  int        // distance of the current command's copy
+	copyLen   int        // the current command's copy length
+	distZero  bool       // the current command reuses the last distance
+	phase     int        // where decoding stands in the current command
 	litStale  bool       // litBase needs recomputing
 	litSingle bool       // litBase holds one tree for every context
 	litBase   [64]uint32 // literal table start for each context ID
