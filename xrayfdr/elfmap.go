@@ -35,6 +35,9 @@ func ReadELFInstrMap(r io.ReaderAt, size int64) (m *InstrMap, err error) {
 			m, err = nil, fmt.Errorf("%w: malformed ELF object (%v)", ErrNotInstrMap, p)
 		}
 	}()
+	if err := checkELFHeader(r, size); err != nil {
+		return nil, err
+	}
 	f, err := elf.NewFile(r)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrNotInstrMap, err)
@@ -125,6 +128,40 @@ func ReadELFInstrMap(r io.ReaderAt, size int64) (m *InstrMap, err error) {
 	}
 	m.symbols = newSymbolizer(f, size)
 	return m, nil
+}
+
+// checkELFHeader checks that the program and section header tables of a
+// 64-bit little-endian ELF object lie in the file, before debug/elf
+// allocates them by their counts.
+func checkELFHeader(r io.ReaderAt, size int64) error {
+	var h [64]byte
+	if _, err := r.ReadAt(h[:], 0); err != nil {
+		return fmt.Errorf("%w: ELF header: %v", ErrNotInstrMap, err)
+	}
+	if string(h[:4]) != "\x7fELF" {
+		return fmt.Errorf("%w: no ELF magic", ErrNotInstrMap)
+	}
+	if elf.Class(h[4]) != elf.ELFCLASS64 || elf.Data(h[5]) != elf.ELFDATA2LSB {
+		return fmt.Errorf("%w (this is %v %v)", ErrMachine, elf.Class(h[4]), elf.Data(h[5]))
+	}
+	le := binary.LittleEndian
+	tables := []struct {
+		off        uint64
+		n, entsize uint16
+	}{
+		{le.Uint64(h[0x20:]), le.Uint16(h[0x38:]), le.Uint16(h[0x36:])}, // program headers
+		{le.Uint64(h[0x28:]), le.Uint16(h[0x3c:]), le.Uint16(h[0x3a:])}, // section headers
+	}
+	for _, t := range tables {
+		if t.n == 0 {
+			continue
+		}
+		n := uint64(t.n) * uint64(t.entsize)
+		if t.entsize == 0 || t.off > uint64(size) || n > uint64(size)-t.off {
+			return fmt.Errorf("%w: ELF header tables lie outside the file", ErrNotInstrMap)
+		}
+	}
+	return nil
 }
 
 // sectionData reads a section's bytes, after checking them against the

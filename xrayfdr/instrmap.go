@@ -192,13 +192,13 @@ func ReadInstrMap(r io.Reader) (*InstrMap, error) {
 		switch {
 		case len(l) == 0 || l[0] == '#':
 			continue
+		case string(l) == "...":
+			ended = true
+			continue
 		case ended:
 			return nil, &SyntaxError{Line: line, Err: fmt.Errorf("%w: text after the document end", ErrNotInstrMap)}
 		case string(l) == "---" && !seenDoc && !seq:
 			seenDoc = true
-			continue
-		case string(l) == "...":
-			ended = true
 			continue
 		case string(l) == "[]" || string(l) == "--- []":
 			seenDoc, ended = true, true
