@@ -288,3 +288,55 @@ func TestContextModes(t *testing.T) {
 		}
 	}
 }
+
+// TestEveryTransform references dictionary words of every length through
+// every transform, each in a stream of its own, and checks our output
+// against the brotli command's.
+func TestEveryTransform(t *testing.T) {
+	tool := testutil.Tool(t, "brotli")
+	copyBase := []int{2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 14, 18, 22, 30}
+	copyBits := []uint{0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 2, 2, 3, 3}
+	for tr := 0; tr < numTransforms; tr++ {
+		for _, l := range []int{minWordLen + tr%21, minWordLen + (tr*7+3)%21} {
+			id := (tr*37 + l*11) % (1 << dictBits[l])
+			var word [64]byte
+			n := transformWord(word[:], dictionary[dictOffset[l]+id*l:][:l], tr)
+			if n == 0 {
+				continue // a compressed meta-block produces at least a byte
+			}
+			// Insert 0, copy l, an explicit distance past the start of
+			// the output (where the largest distance is 0): 1 + word id.
+			code := 0
+			for code+1 < len(copyBase) && copyBase[code+1] <= l {
+				code++
+			}
+			sym := []int{128, 192, 384}[code/8] + code%8
+			d := 1 + (id | tr<<dictBits[l])
+			dsym, nbits, offset := 0, uint(0), 0
+			for s := 16; s < 64; s++ {
+				x := s - 16
+				nb := uint(1 + x>>1)
+				off := (2+x&1)<<nb - 4
+				if off+1 <= d && d < off+1+1<<nb {
+					dsym, nbits, offset = s, nb, off
+				}
+			}
+			w := lastHeader(n).simple1('a', 8).simple1(uint64(sym), 10).simple1(uint64(dsym), 6)
+			w.put(uint64(l-copyBase[code]), copyBits[code])
+			w.put(uint64(d-offset-1), nbits)
+			stream := w.align().buf
+
+			cmd := exec.Command(tool, "-d", "-c")
+			cmd.Stdin = bytes.NewReader(stream)
+			want, err := cmd.Output()
+			if err != nil {
+				t.Errorf("transform %d, word %d of length %d: brotli -d: %v", tr, id, l, err)
+				continue
+			}
+			got, err := io.ReadAll(NewReader(bytes.NewReader(stream)))
+			if err != nil || !bytes.Equal(got, want) {
+				t.Errorf("transform %d, word %d of length %d: %q, %v; brotli -d: %q", tr, id, l, got, err, want)
+			}
+		}
+	}
+}
