@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"sort"
@@ -20,8 +19,8 @@ func isAPITrace(head []byte) bool {
 // `apitrace info` does, plus the stream header: versions, properties,
 // container, API guessed from the first window-system call, calls (and
 // how many never returned), frames, sizes.
-func summarizeAPITrace(w io.Writer, data []byte) error {
-	info, err := apitrace.ReadInfo(bytes.NewReader(data), false)
+func summarizeAPITrace(w io.Writer, r io.Reader) error {
+	info, err := apitrace.ReadInfo(r, false)
 	if info.ContainerType == "" {
 		return err
 	}

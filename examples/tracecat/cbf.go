@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"strings"
@@ -15,8 +14,8 @@ const cbfShown = 8
 // summarizeCBF reads the file as concatenated CBF records, as Swift's
 // profiling buffers write them: counts of records and frames by kind, the
 // size against raw words, then the first records with their frames.
-func summarizeCBF(w io.Writer, data []byte) error {
-	r, err := cbf.NewReader(bytes.NewReader(data))
+func summarizeCBF(w io.Writer, in io.Reader) error {
+	r, err := cbf.NewReader(in)
 	if err != nil {
 		return err
 	}

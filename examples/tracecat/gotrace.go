@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"regexp"
@@ -18,8 +17,9 @@ func isGoTrace(head []byte) bool { return goTraceHeader.Match(head[:min(len(head
 // summarizeGoTrace reads a Go execution trace with gotraceraw and reports
 // its version, its events by type, its generations and batches, and the
 // time it spans, in seconds of the trace clock (ticks / Frequency).
-func summarizeGoTrace(w io.Writer, data []byte) error {
-	r, err := gotraceraw.NewReader(bytes.NewReader(data))
+func summarizeGoTrace(w io.Writer, in io.Reader) error {
+	counted := &byteCounter{r: in}
+	r, err := gotraceraw.NewReader(counted)
 	if err != nil {
 		return err
 	}
@@ -65,7 +65,7 @@ func summarizeGoTrace(w io.Writer, data []byte) error {
 			}
 		}
 	}
-	fmt.Fprintf(w, "  version %v, %d bytes, %d events\n", r.Header().Version, len(data), events)
+	fmt.Fprintf(w, "  version %v, %d bytes, %d events\n", r.Header().Version, counted.n, events)
 	fmt.Fprintf(w, "  generations %d, batches %d", len(gens), counts[gotraceraw.EvEventBatch])
 	if n := counts[gotraceraw.EvExperimentalBatch]; n > 0 {
 		fmt.Fprintf(w, " (+%d experimental)", n)
@@ -96,4 +96,16 @@ func summarizeGoTrace(w io.Writer, data []byte) error {
 	}
 	fmt.Fprintf(w, "  events by type: %s\n", b.String())
 	return nil
+}
+
+// byteCounter counts the bytes read through it.
+type byteCounter struct {
+	r io.Reader
+	n int64
+}
+
+func (c *byteCounter) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"hash/maphash"
 	"io"
 
 	"github.com/tracefmt/tracefmt/leaktext"
@@ -14,14 +15,14 @@ func isLeakText(head []byte) bool {
 }
 
 // summarizeLeakText reports the traced process, the resource types with
-// their allocations and frees, and what leaked of each type, computed as
-// sp-rtrace-postproc -l does.
-func summarizeLeakText(w io.Writer, data []byte) error {
-	rep, err := leaktext.ReadReport(bytes.NewReader(data))
+// their allocations and frees, and what leaked of each type, as
+// sp-rtrace-postproc -l counts it, reading the report once.
+func summarizeLeakText(w io.Writer, r io.Reader) error {
+	rd, err := leaktext.NewReader(r)
 	if err != nil {
 		return err
 	}
-	h := rep.Header
+	h := rd.Header()
 	get := func(k string) string {
 		v, ok := h.Get(k)
 		if !ok {
@@ -41,34 +42,62 @@ func summarizeLeakText(w io.Writer, data []byte) error {
 		}
 		fmt.Fprintln(w)
 	}
-	allocs := make([]int, len(rep.Resources))
-	frees := make([]int, len(rep.Resources))
-	total := 0
-	for _, e := range rep.Events {
-		total++
-		if e.Res < 0 {
-			continue
+	var (
+		leaks                    leaktext.LeakCounter
+		maps, contexts, comments int
+		traces                   = map[uint64]bool{} // hashes of the distinct backtraces
+		seed                     = maphash.MakeSeed()
+		frames                   []byte
+		readErr                  error
+		allocs, frees            = map[string]int{}, map[string]int{}
+	)
+	for rec, err := range rd.All() {
+		if err != nil {
+			readErr = err
+			break
 		}
-		if e.Call.Free {
-			frees[e.Res]++
-		} else {
-			allocs[e.Res]++
+		leaks.Add(rec)
+		switch rec.Kind {
+		case leaktext.KindMemoryMap:
+			maps++
+		case leaktext.KindContext:
+			contexts++
+		case leaktext.KindComment:
+			if !rec.Temporary() {
+				comments++
+			}
+		case leaktext.KindCall:
+			if rec.Call.Free {
+				frees[string(rec.Call.Type)]++
+			} else {
+				allocs[string(rec.Call.Type)]++
+			}
+		}
+		if (rec.Kind == leaktext.KindCall || rec.Kind == leaktext.KindTrace) && len(rec.Call.Frames) > 0 {
+			frames = frames[:0]
+			for _, f := range rec.Call.Frames {
+				frames = fmt.Appendf(frames, "%x ", f.Addr)
+			}
+			traces[maphash.Bytes(seed, frames)] = true
 		}
 	}
-	traces := map[*leaktext.Trace]bool{}
-	for _, e := range rep.Events {
-		traces[e.Trace] = true
-	}
+	calls, _, _ := leaks.Calls()
 	fmt.Fprintf(w, "  %d calls, %d distinct backtraces, %d memory maps, %d contexts, %d comments\n",
-		total, len(traces), len(rep.Maps), len(rep.Contexts), len(rep.Comments))
-	rep.FilterLeaks()
-	for i, s := range rep.LeakSums() {
+		calls, len(traces), maps, contexts, comments)
+	sums := leaks.Sums()
+	for i, s := range sums {
 		flags := ""
 		if s.Resource.Refcount() {
 			flags = ", refcounted"
 		}
+		// Calls that name no type are the first type's.
+		name := string(s.Resource.Type)
+		a, f := allocs[name], frees[name]
+		if i == 0 {
+			a, f = a+allocs[""], f+frees[""]
+		}
 		fmt.Fprintf(w, "  type %s (%s%s): %d allocations, %d frees; leaked %d block(s), %d bytes\n",
-			s.Resource.Type, s.Resource.Desc, flags, allocs[i], frees[i], s.Count, s.Size)
+			s.Resource.Type, s.Resource.Desc, flags, a, f, s.Count, s.Size)
 	}
-	return nil
+	return readErr
 }

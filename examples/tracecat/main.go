@@ -6,21 +6,30 @@
 // and gzip containers, XRay's 32-byte header, Go's `go 1.NN trace` header,
 // sp-rtrace's `key=value, ...` header line. The Compact Backtrace Format has
 // no magic, so tracecat reads a file as CBF only when asked with -format cbf.
-// With no files it runs on the small real samples built into it.
+// A file that does not fit a forced format gets "not a …" instead of a
+// summary. With no files it runs on the small real samples built into it.
 //
-// A file it cannot read gets one line on stderr naming it and why; the
-// other files are still processed, and the exit status is 1.
+// tracecat streams: it reads each file once, front to back, in memory that
+// does not grow with the file (the leak sums of an sp-rtrace report grow
+// with the allocations live at one time; they are matched in reading order,
+// where sp-rtrace-postproc sorts by timestamp first).
+//
+// A file it cannot read, or whose summary stops on an error, gets one line
+// on stderr naming it and why; the other files are still processed, and the
+// exit status is 1.
 package main
 
 import (
+	"bufio"
 	"embed"
-	"flag"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path"
 	"sort"
+
+	"github.com/tracefmt/tracefmt/internal/cli"
 )
 
 //go:embed samples
@@ -29,80 +38,84 @@ var samples embed.FS
 // format is one trace format tracecat knows.
 type format struct {
 	name string
+	noun string // what a file of this format is, after "not "
 	// detect reports whether the first bytes of a file are this format's.
 	// Nil means the format has no magic and is used only when asked for.
 	detect    func(head []byte) bool
-	summarize func(w io.Writer, data []byte) error
+	summarize func(w io.Writer, r io.Reader) error
 }
 
 var formats = []format{
-	{"apitrace", isAPITrace, summarizeAPITrace},
-	{"xray", isXRay, summarizeXRay},
-	{"gotrace", isGoTrace, summarizeGoTrace},
-	{"leaktext", isLeakText, summarizeLeakText},
-	{"cbf", nil, summarizeCBF},
+	{"apitrace", "an apitrace trace", isAPITrace, summarizeAPITrace},
+	{"xray", "an XRay log", isXRay, summarizeXRay},
+	{"gotrace", "a Go execution trace", isGoTrace, summarizeGoTrace},
+	{"leaktext", "an sp-rtrace text report", isLeakText, summarizeLeakText},
+	{"cbf", "Compact Backtrace Format", nil, summarizeCBF},
 }
+
+// headLen is how many first bytes detection looks at.
+const headLen = 64
 
 func main() {
-	name := flag.String("format", "auto", "format of the files: auto, apitrace, xray, gotrace, leaktext or cbf")
-	flag.Usage = func() {
-		fmt.Fprintf(flag.CommandLine.Output(), "usage: tracecat [-format NAME] [FILE...]\n\nWith no FILE, tracecat summarises its built-in samples.\n\n")
-		flag.PrintDefaults()
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	cmd := cli.New("tracecat", "usage: tracecat [-format auto|apitrace|xray|gotrace|leaktext|cbf] [FILE...]\n\nWith no FILE, tracecat summarises its built-in samples.", stderr)
+	name := cmd.Flags.String("format", "auto", "format of the files: auto, apitrace, xray, gotrace, leaktext or cbf")
+	if ok, code := cmd.Parse(args); !ok {
+		return code
 	}
-	flag.Parse()
 	forced, ok := lookup(*name)
 	if !ok && *name != "auto" {
-		fmt.Fprintf(os.Stderr, "tracecat: unknown format %q\n", *name)
-		os.Exit(2)
+		return cmd.BadUsage("unknown format %q", *name)
 	}
-	inputs, err := inputs(flag.Args(), forced)
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "tracecat: %v\n", err)
-		os.Exit(1)
-	}
-	failed := false
-	for _, in := range inputs {
-		if err := run(os.Stdout, in.name, in.data, in.err, forced); err != nil {
-			fmt.Fprintf(os.Stderr, "tracecat: %s: %v\n", in.name, err)
-			failed = true
+	out := bufio.NewWriter(stdout)
+	defer out.Flush()
+	status := cli.OK
+	summarise := func(name string, r io.Reader) {
+		err := summariseOne(out, name, r, forced)
+		if err != nil {
+			out.Flush()
+			status = cmd.Failf(name, err)
 		}
 	}
-	if failed {
-		os.Exit(1)
-	}
-}
-
-type input struct {
-	name string
-	data []byte
-	err  error
-}
-
-// inputs reads the named files, or the built-in samples when there are
-// none (only the CBF sample under -format cbf, the others otherwise).
-func inputs(args []string, forced *format) ([]input, error) {
-	var ins []input
-	if len(args) > 0 {
-		for _, a := range args {
-			data, err := os.ReadFile(a)
-			ins = append(ins, input{a, data, err})
+	if cmd.Flags.NArg() == 0 {
+		for _, n := range sampleNames(forced) {
+			f, err := samples.Open(n)
+			if err != nil {
+				status = cmd.Failf(n, err)
+				continue
+			}
+			summarise(path.Base(n), f)
+			f.Close()
 		}
-		return ins, nil
+		return status
 	}
-	names, err := fs.Glob(samples, "samples/*")
-	if err != nil {
-		return nil, err
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		isCBF := path.Ext(n) == ".cbf"
-		if isCBF != (forced != nil && forced.name == "cbf") {
+	for _, a := range cmd.Flags.Args() {
+		r, closeFile, err := cli.Open(a)
+		if err != nil {
+			status = cmd.Failf(a, err)
 			continue
 		}
-		data, err := samples.ReadFile(n)
-		ins = append(ins, input{path.Base(n), data, err})
+		summarise(a, r)
+		closeFile()
 	}
-	return ins, nil
+	return status
+}
+
+// sampleNames lists the built-in samples: only the CBF sample under
+// -format cbf, the others otherwise.
+func sampleNames(forced *format) []string {
+	names, _ := fs.Glob(samples, "samples/*")
+	sort.Strings(names)
+	var keep []string
+	for _, n := range names {
+		if (path.Ext(n) == ".cbf") == (forced != nil && forced.name == "cbf") {
+			keep = append(keep, n)
+		}
+	}
+	return keep
 }
 
 func lookup(name string) (*format, bool) {
@@ -115,30 +128,35 @@ func lookup(name string) (*format, bool) {
 }
 
 // detect picks the format whose magic the data starts with.
-func detect(data []byte) *format {
+func detect(head []byte) *format {
 	for i := range formats {
-		if f := &formats[i]; f.detect != nil && f.detect(data) {
+		if f := &formats[i]; f.detect != nil && f.detect(head) {
 			return f
 		}
 	}
 	return nil
 }
 
-func run(w io.Writer, name string, data []byte, readErr error, forced *format) error {
-	if readErr != nil {
-		return readErr
+// summariseOne tells r's format from its first bytes (or takes forced) and
+// writes its summary, reading r once.
+func summariseOne(w io.Writer, name string, r io.Reader, forced *format) error {
+	br := bufio.NewReaderSize(r, 64<<10)
+	head, err := br.Peek(headLen)
+	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
+		return err
 	}
 	f := forced
-	if f == nil {
-		if f = detect(data); f == nil {
-			return fmt.Errorf("not a trace tracecat knows (first bytes % x); CBF has no magic: try -format cbf", head(data, 8))
+	switch {
+	case f == nil:
+		if f = detect(head); f == nil {
+			return fmt.Errorf("not a trace tracecat knows (first bytes % x); CBF has no magic: try -format cbf", head[:min(8, len(head))])
 		}
+	case f.detect != nil && !f.detect(head):
+		return fmt.Errorf("not %s", f.noun)
 	}
 	fmt.Fprintf(w, "%s: %s\n", name, f.name)
-	if err := f.summarize(w, data); err != nil {
+	if err := f.summarize(w, br); err != nil {
 		return fmt.Errorf("%s: %w", f.name, err)
 	}
 	return nil
 }
-
-func head(b []byte, n int) []byte { return b[:min(n, len(b))] }

@@ -2,10 +2,19 @@ package main
 
 import (
 	"bytes"
+	"io"
 	"io/fs"
+	"os"
+	"os/exec"
 	"path"
+	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+
+	"github.com/tracefmt/tracefmt/apitrace"
 )
 
 // sampleFormat is the format each built-in sample is, by its extension.
@@ -41,7 +50,7 @@ func TestSamples(t *testing.T) {
 		}
 		seen[f.name] = true
 		var out bytes.Buffer
-		if err := run(&out, path.Base(n), data, nil, f); err != nil {
+		if err := summariseOne(&out, path.Base(n), bytes.NewReader(data), f); err != nil {
 			t.Errorf("%s: %v", n, err)
 		}
 		if !strings.HasPrefix(out.String(), path.Base(n)+": "+f.name+"\n") || strings.Count(out.String(), "\n") < 2 {
@@ -58,7 +67,7 @@ func TestSamples(t *testing.T) {
 func TestUnknownInput(t *testing.T) {
 	for _, data := range [][]byte{nil, []byte("hello, world\n"), {0x02, 0x10, 0x10, 0x00}} {
 		var out bytes.Buffer
-		if err := run(&out, "x", data, nil, nil); err == nil {
+		if err := summariseOne(&out, "x", bytes.NewReader(data), nil); err == nil {
 			t.Errorf("%q detected as %q", data, out.String())
 		}
 	}
@@ -79,4 +88,151 @@ func TestDetectExclusive(t *testing.T) {
 			t.Errorf("%s: detected as %v", n, hits)
 		}
 	}
+}
+
+func TestCommandLine(t *testing.T) {
+	dir := t.TempDir()
+	text := filepath.Join(dir, "notes.txt")
+	os.WriteFile(text, []byte("hello, world\n"), 0o644)
+	xray, _ := samples.ReadFile("samples/fdr_simple.xray")
+	cut := filepath.Join(dir, "cut.xray")
+	os.WriteFile(cut, xray[:len(xray)-5], 0o644)
+	missing := filepath.Join(dir, "missing.trace")
+	for _, tc := range []struct {
+		args   []string
+		code   int
+		stdout string // a line the output holds
+		stderr string // the start of the first line on stderr
+	}{
+		{[]string{"-h"}, 0, "", "usage: tracecat"},
+		{[]string{"-bogus"}, 2, "", "tracecat: flag provided but not defined: -bogus"},
+		{[]string{"-format", "pdf"}, 2, "", `tracecat: unknown format "pdf"`},
+		{[]string{missing}, 1, "", "tracecat: open " + missing},
+		{[]string{"-format", "xray", text}, 1, "", "tracecat: " + text + ": not an XRay log"},
+		{[]string{"-format", "gotrace", text}, 1, "", "tracecat: " + text + ": not a Go execution trace"},
+		{[]string{cut}, 1, "cut.xray: xray", "tracecat: " + cut + ": xray: "},
+		{[]string{missing, cut}, 1, "cut.xray: xray", "tracecat: open " + missing},
+		{nil, 0, "tri.trim.trace: apitrace", ""},
+		{[]string{"-format", "cbf"}, 0, "two-backtraces.cbf: cbf", ""},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := run(tc.args, &stdout, &stderr)
+		if code != tc.code {
+			t.Errorf("tracecat %q exits %d, want %d; stderr:\n%s", tc.args, code, tc.code, stderr.String())
+		}
+		if !strings.Contains(stdout.String(), tc.stdout) {
+			t.Errorf("tracecat %q prints\n%s\nwant a line %q", tc.args, stdout.String(), tc.stdout)
+		}
+		first, _, _ := strings.Cut(stderr.String(), "\n")
+		if !strings.HasPrefix(first, tc.stderr) || tc.stderr == "" && first != "" {
+			t.Errorf("tracecat %q: stderr starts %q, want %q", tc.args, first, tc.stderr)
+		}
+	}
+}
+
+// TestStreams pipes large generated inputs of every format through the
+// tracecat binary and checks that its peak memory stays under 32 MiB.
+// TRACECAT_BIG_MB sets the size of each input (default 96).
+func TestStreams(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("peak memory is read from Linux's rusage")
+	}
+	if testing.Short() {
+		t.Skip("-short: no large inputs")
+	}
+	size := int64(96)
+	if s := os.Getenv("TRACECAT_BIG_MB"); s != "" {
+		size, _ = strconv.ParseInt(s, 10, 64)
+	}
+	size <<= 20
+	bin := filepath.Join(t.TempDir(), "tracecat")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	for _, tc := range []struct {
+		format, sample string
+		head           func([]byte) int // length of the part written once
+	}{
+		{"xray", "fdr_simple.xray", func([]byte) int { return 32 }},
+		{"gotrace", "gotest.trace", func([]byte) int { return 16 }},
+		{"leaktext", "multi.txt", func(b []byte) int { return bytes.IndexByte(b, '\n') + 1 }},
+		{"cbf", "two-backtraces.cbf", func([]byte) int { return 0 }},
+		{"apitrace", "tri.trim.trace", nil},
+	} {
+		t.Run(tc.format, func(t *testing.T) {
+			data, err := samples.ReadFile("samples/" + tc.sample)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cmd := exec.Command(bin, "-format", tc.format, "-")
+			in, err := cmd.StdinPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			cw := &countWriter{w: in}
+			var genErr error
+			if tc.head == nil {
+				genErr = repeatCalls(cw, data, size)
+			} else {
+				n := tc.head(data)
+				cw.Write(data[:n])
+				for cw.n < size && genErr == nil {
+					_, genErr = cw.Write(data[n:])
+				}
+			}
+			in.Close()
+			if err := cmd.Wait(); err != nil || genErr != nil {
+				t.Fatalf("tracecat: %v, generating: %v\n%s", err, genErr, stderr.String())
+			}
+			peak := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss << 10
+			t.Logf("%d MiB in, peak RSS %.1f MiB:\n%s", cw.n>>20, float64(peak)/(1<<20), stdout.String())
+			if peak > 32<<20 {
+				t.Errorf("peak RSS %.1f MiB on %d MiB of %s, want under 32 MiB", float64(peak)/(1<<20), cw.n>>20, tc.format)
+			}
+		})
+	}
+}
+
+// repeatCalls writes an apitrace trace of at least size bytes: the calls of
+// the trace in data, again and again, through a CallWriter.
+func repeatCalls(w io.Writer, data []byte, size int64) error {
+	cr, err := apitrace.NewCallReader(bytes.NewReader(data))
+	if err != nil {
+		return err
+	}
+	var calls []*apitrace.Call
+	for c, err := range cr.All() {
+		if err != nil {
+			return err
+		}
+		calls = append(calls, c.Clone())
+	}
+	cw, err := apitrace.NewCallWriter(w, cr.Header())
+	if err != nil {
+		return err
+	}
+	for counted := w.(*countWriter); counted.n < size; {
+		for _, c := range calls {
+			if err := cw.Write(c); err != nil {
+				return err
+			}
+		}
+	}
+	return cw.Close()
+}
+
+type countWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
 }

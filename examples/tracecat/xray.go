@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/binary"
 	"fmt"
 	"io"
@@ -29,11 +28,8 @@ func isXRay(head []byte) bool { return xrayOrder(head) != nil }
 // summarizeXRay reads the log with xrayfdr and reports its header, threads,
 // buffers, records by kind and the time the records span (TSCs rebuilt
 // from the deltas as llvm-xray does, per thread buffer).
-func summarizeXRay(w io.Writer, data []byte) error {
-	if !isXRay(data) {
-		return fmt.Errorf("not an XRay log (no version 1 to 5 header)")
-	}
-	rd, err := xrayfdr.NewReader(bytes.NewReader(data))
+func summarizeXRay(w io.Writer, r io.Reader) error {
+	rd, err := xrayfdr.NewReader(r)
 	if err != nil {
 		return err
 	}
