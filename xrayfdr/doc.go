@@ -58,7 +58,8 @@
 // OpenInstrMap reads the map of function ids to addresses straight from
 // an instrumented ELF executable, shared object or relocatable object
 // (x86-64 and AArch64; ReadELFInstrMap), or from the YAML llvm-xray
-// extract writes (ReadInstrMap); anything else is ErrNotInstrMap. Sleds,
+// extract writes (ReadInstrMap); anything else is ErrNotInstrMap, a
+// damaged ELF object a *FormatError wrapping ErrELF. Sleds,
 // relocations and function ids come out as llvm-xray 14 computes them,
 // and binaries with typed-event sleds, which llvm-xray 14 refuses, are
 // read. InstrMap.Name names a function as llvm-xray's symbolizer does:

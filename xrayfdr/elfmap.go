@@ -11,6 +11,16 @@ import (
 // ErrNoInstrMap means an ELF object without an xray_instr_map section.
 var ErrNoInstrMap = errors.New("xrayfdr: no XRay instrumentation map (xray_instr_map section) in the ELF object")
 
+// ErrELF means an ELF object that cannot be read: tables or sections
+// outside the file, an instrumentation map that is not whole entries or
+// has a sled kind no LLVM writes.
+var ErrELF = errors.New("xrayfdr: malformed ELF object")
+
+// elfError is a *FormatError wrapping ErrELF, at file offset off.
+func elfError(off int64, format string, args ...any) error {
+	return &FormatError{Offset: off, Err: fmt.Errorf("%w: "+format, append([]any{ErrELF}, args...)...)}
+}
+
 // ErrMachine means an ELF object for a machine whose instrumentation map
 // we do not read.
 var ErrMachine = errors.New("xrayfdr: instrumentation maps are read from little-endian 64-bit x86-64 and AArch64 ELF objects only")
@@ -32,7 +42,7 @@ func ReadELFInstrMap(r io.ReaderAt, size int64) (m *InstrMap, err error) {
 		// debug/elf and debug/dwarf are not hardened against every
 		// hostile input; a panic in them is a malformed file.
 		if p := recover(); p != nil {
-			m, err = nil, fmt.Errorf("%w: malformed ELF object (%v)", ErrNotInstrMap, p)
+			m, err = nil, fmt.Errorf("%w (%v)", ErrELF, p)
 		}
 	}()
 	if err := checkELFHeader(r, size); err != nil {
@@ -40,7 +50,7 @@ func ReadELFInstrMap(r io.ReaderAt, size int64) (m *InstrMap, err error) {
 	}
 	f, err := elf.NewFile(r)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrNotInstrMap, err)
+		return nil, fmt.Errorf("%w: %v", ErrELF, err)
 	}
 	const wordSize = 8
 	if f.Data != elf.ELFDATA2LSB || f.Class != elf.ELFCLASS64 || f.Machine != elf.EM_X86_64 && f.Machine != elf.EM_AARCH64 {
@@ -62,7 +72,7 @@ func ReadELFInstrMap(r io.ReaderAt, size int64) (m *InstrMap, err error) {
 	}
 	entrySize := 4 * wordSize
 	if len(data)%entrySize != 0 {
-		return nil, fmt.Errorf("%w: instrumentation map entries not evenly divisible by size of an XRay sled entry", ErrNotInstrMap)
+		return nil, elfError(int64(sec.Offset), "xray_instr_map holds %d bytes, not whole 32-byte entries", len(data))
 	}
 	relocs, err := readRelocs(f, size, sec.Addr, uint64(len(data)))
 	if err != nil {
@@ -103,7 +113,7 @@ func ReadELFInstrMap(r io.ReaderAt, size int64) (m *InstrMap, err error) {
 			Version:          e[2*wordSize+2],
 		}
 		if s.Kind > SledTypedEvent {
-			return nil, fmt.Errorf("%w: sled %d has unknown kind %d", ErrNotInstrMap, off/entrySize, s.Kind)
+			return nil, elfError(int64(sec.Offset)+int64(off), "sled %d has unknown kind %d", off/entrySize, s.Kind)
 		}
 		if s.Version >= 2 {
 			s.Address += pos
@@ -136,7 +146,7 @@ func ReadELFInstrMap(r io.ReaderAt, size int64) (m *InstrMap, err error) {
 func checkELFHeader(r io.ReaderAt, size int64) error {
 	var h [64]byte
 	if _, err := r.ReadAt(h[:], 0); err != nil {
-		return fmt.Errorf("%w: ELF header: %v", ErrNotInstrMap, err)
+		return elfError(0, "header: %v", err)
 	}
 	if string(h[:4]) != "\x7fELF" {
 		return fmt.Errorf("%w: no ELF magic", ErrNotInstrMap)
@@ -158,7 +168,7 @@ func checkELFHeader(r io.ReaderAt, size int64) error {
 		}
 		n := uint64(t.n) * uint64(t.entsize)
 		if t.entsize == 0 || t.off > uint64(size) || n > uint64(size)-t.off {
-			return fmt.Errorf("%w: ELF header tables lie outside the file", ErrNotInstrMap)
+			return elfError(0, "header tables lie outside the file")
 		}
 	}
 	return nil
@@ -171,7 +181,7 @@ func sectionData(s *elf.Section, size int64) ([]byte, error) {
 		return nil, nil
 	}
 	if s.Flags&elf.SHF_COMPRESSED != 0 || s.Offset > uint64(size) || s.FileSize > uint64(size)-s.Offset {
-		return nil, fmt.Errorf("%w: section %s lies outside the file", ErrNotInstrMap, s.Name)
+		return nil, elfError(int64(min(s.Offset, uint64(size))), "section %s lies outside the file", s.Name)
 	}
 	data := make([]byte, s.FileSize)
 	if _, err := s.ReadAt(data, 0); err != nil && err != io.EOF {

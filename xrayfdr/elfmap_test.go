@@ -269,8 +269,9 @@ func TestHostileELF(t *testing.T) {
 		runtime.ReadMemStats(&before)
 		_, err := ReadELFInstrMap(bytes.NewReader(data), int64(len(data)))
 		runtime.ReadMemStats(&after)
-		if err == nil {
-			t.Errorf("%s: read without error", c.name)
+		var fe *FormatError
+		if !errors.Is(err, ErrELF) || !errors.As(err, &fe) {
+			t.Errorf("%s: %v, want a *FormatError wrapping ErrELF", c.name, err)
 		}
 		if got := after.TotalAlloc - before.TotalAlloc; got > 1<<20 {
 			t.Errorf("%s: %d bytes allocated", c.name, got)
