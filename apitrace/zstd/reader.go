@@ -144,6 +144,35 @@ func (z *Reader) WriteTo(w io.Writer) (int64, error) {
 	}
 }
 
+// errFrameSize marks output beyond appendTo's limit.
+var errFrameSize = errors.New("zstd: content larger than expected")
+
+// appendTo appends the rest of the stream to dst, failing when it holds
+// more than limit bytes. The output is copied block by block, while it
+// is still in the cache.
+func (z *Reader) appendTo(dst []byte, limit int64) ([]byte, error) {
+	base := len(dst)
+	for {
+		if z.rp < z.hlen {
+			if int64(len(dst)-base+z.hlen-z.rp) > limit {
+				z.err = &FormatError{Offset: z.offset(), Err: errFrameSize}
+				return dst, z.err
+			}
+			dst = append(dst, z.hist[z.rp:z.hlen]...)
+			z.rp = z.hlen
+		}
+		if z.err != nil {
+			if z.err == io.EOF {
+				return dst, nil
+			}
+			return dst, z.err
+		}
+		if err := z.step(); err != nil {
+			z.err = err
+		}
+	}
+}
+
 // offset is the stream offset of the next unconsumed input byte.
 func (z *Reader) offset() int64 { return z.inOff + int64(z.ip) }
 

@@ -2,6 +2,7 @@ package zstd
 
 import (
 	"encoding/binary"
+	"fmt"
 	"io"
 	"sort"
 )
@@ -185,24 +186,16 @@ func (s *Seekable) ReadFrame(dst []byte, i int) ([]byte, error) {
 	s.zr.MaxWindow = s.MaxWindow
 	s.zr.reset(&s.sec)
 	base := len(dst)
-	for {
-		if len(dst) == cap(dst) {
-			dst = append(dst, 0)[:len(dst)]
-		}
-		n, err := s.zr.Read(dst[len(dst):cap(dst)])
-		dst = dst[:len(dst)+n]
-		if int64(len(dst)-base) > f.DataSize {
-			return dst, formatErr(f.Offset, ErrCorrupt, "frame %d holds more than the seek table's %d bytes", i, f.DataSize)
-		}
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			if fe, ok := err.(*FormatError); ok {
-				fe.Offset += f.Offset
+	var err error
+	dst, err = s.zr.appendTo(dst, f.DataSize)
+	if err != nil {
+		if fe, ok := err.(*FormatError); ok {
+			fe.Offset += f.Offset
+			if fe.Err == errFrameSize {
+				fe.Err = fmt.Errorf("%w: frame %d holds more than the seek table's %d bytes", ErrCorrupt, i, f.DataSize)
 			}
-			return dst, err
 		}
+		return dst, err
 	}
 	got := dst[base:]
 	if int64(len(got)) != f.DataSize {

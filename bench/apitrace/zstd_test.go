@@ -3,7 +3,9 @@ package apitrace_test
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -274,4 +276,80 @@ func FuzzZstdAgree(f *testing.F) {
 			t.Fatalf("decoders differ: %d bytes vs %d", len(got), len(want))
 		}
 	})
+}
+
+// seekableFrames cuts raw in 2 MiB pieces, as apitrace master's seekable
+// writer does, and compresses each with the zstd command at level 3
+// without checksums, its content size in the header.
+func seekableFrames(tb testing.TB, raw []byte) (file []byte, frames [][]byte) {
+	const piece = 2 << 20
+	var table []byte
+	for off := 0; off < len(raw); off += piece {
+		p := raw[off:min(off+piece, len(raw))]
+		f, err := zstdCompress(p, "-3", "--no-check", fmt.Sprintf("--stream-size=%d", len(p)))
+		if err != nil {
+			tb.Fatal(err)
+		}
+		frames = append(frames, f)
+		file = append(file, f...)
+		table = binary.LittleEndian.AppendUint32(table, uint32(len(f)))
+		table = binary.LittleEndian.AppendUint32(table, uint32(len(p)))
+	}
+	table = binary.LittleEndian.AppendUint32(table, uint32(len(frames)))
+	table = append(table, 0)
+	table = binary.LittleEndian.AppendUint32(table, 0x8F92EAB1)
+	file = binary.LittleEndian.AppendUint32(file, 0x184D2A5E)
+	file = binary.LittleEndian.AppendUint32(file, uint32(len(table)))
+	return append(file, table...), frames
+}
+
+// BenchmarkZstdSeekableSideBySide decodes the apitrace streams as seekable
+// files, frame by frame, on one locked thread timed by its CPU time: ours
+// through Seekable.ReadFrame, klauspost's DecodeAll on each frame, both
+// into a reused buffer.
+func BenchmarkZstdSeekableSideBySide(b *testing.B) {
+	if _, err := exec.LookPath("zstd"); err != nil {
+		b.Skip("zstd command not installed")
+	}
+	raws := rawStreams(b)
+	for _, name := range []string{"apitrace-glxgears-20s", "apitrace-tri_glsl", "apitrace-glxinfo-brief"} {
+		raw, ok := raws[name]
+		if !ok {
+			continue
+		}
+		file, frames := seekableFrames(b, raw)
+		b.Run(name, func(b *testing.B) {
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			s, err := zstd.OpenSeekable(bytes.NewReader(file), int64(len(file)))
+			if err != nil {
+				b.Fatal(err)
+			}
+			kd, _ := kzstd.NewReader(nil, kzstd.WithDecoderConcurrency(1))
+			defer kd.Close()
+			dst := make([]byte, 0, 2<<20)
+			b.SetBytes(int64(len(raw)))
+			b.ReportAllocs()
+			var tOurs, tAll time.Duration
+			for i := 0; i < b.N; i++ {
+				for j, f := range frames {
+					t0 := threadCPU()
+					if _, err := s.ReadFrame(dst[:0], j); err != nil {
+						b.Fatal(err)
+					}
+					t1 := threadCPU()
+					if _, err := kd.DecodeAll(f, dst[:0]); err != nil {
+						b.Fatal(err)
+					}
+					t2 := threadCPU()
+					tOurs += t1 - t0
+					tAll += t2 - t1
+				}
+			}
+			n := float64(len(raw)) * float64(b.N)
+			b.ReportMetric(n/tOurs.Seconds()/1e6, "ours-MB/s")
+			b.ReportMetric(n/tAll.Seconds()/1e6, "kall-MB/s")
+			b.ReportMetric(tAll.Seconds()/tOurs.Seconds(), "ratio")
+		})
+	}
 }
