@@ -155,21 +155,35 @@ func checkELFHeader(r io.ReaderAt, size int64) error {
 		return fmt.Errorf("%w (this is %v %v)", ErrMachine, elf.Class(h[4]), elf.Data(h[5]))
 	}
 	le := binary.LittleEndian
-	tables := []struct {
-		off        uint64
-		n, entsize uint16
-	}{
-		{le.Uint64(h[0x20:]), le.Uint16(h[0x38:]), le.Uint16(h[0x36:])}, // program headers
-		{le.Uint64(h[0x28:]), le.Uint16(h[0x3c:]), le.Uint16(h[0x3a:])}, // section headers
+	phoff, phnum, phentsize := le.Uint64(h[0x20:]), uint64(le.Uint16(h[0x38:])), uint64(le.Uint16(h[0x36:]))
+	shoff, shnum, shentsize := le.Uint64(h[0x28:]), uint64(le.Uint16(h[0x3c:])), uint64(le.Uint16(h[0x3a:]))
+	inFile := func(off, n, entsize uint64) bool {
+		return n == 0 || entsize != 0 && off <= uint64(size) && n <= (uint64(size)-off)/entsize
 	}
-	for _, t := range tables {
-		if t.n == 0 {
-			continue
+	if !inFile(shoff, 1, shentsize) && shoff != 0 {
+		return elfError(0x28, "section header table lies outside the file")
+	}
+	if shoff != 0 && (shnum == 0 || phnum == 0xffff) {
+		// extended numbering: the counts are in section header 0
+		var s0 [64]byte
+		if shentsize < 64 {
+			return elfError(0x3a, "section header size %d", shentsize)
 		}
-		n := uint64(t.n) * uint64(t.entsize)
-		if t.entsize == 0 || t.off > uint64(size) || n > uint64(size)-t.off {
-			return elfError(0, "header tables lie outside the file")
+		if _, err := r.ReadAt(s0[:], int64(shoff)); err != nil {
+			return elfError(int64(shoff), "section header 0: %v", err)
 		}
+		if shnum == 0 {
+			shnum = le.Uint64(s0[0x20:])
+		}
+		if phnum == 0xffff {
+			phnum = uint64(le.Uint32(s0[0x2c:]))
+		}
+	}
+	if !inFile(phoff, phnum, phentsize) {
+		return elfError(0x20, "program header table lies outside the file")
+	}
+	if !inFile(shoff, shnum, shentsize) {
+		return elfError(0x28, "section header table lies outside the file")
 	}
 	return nil
 }
