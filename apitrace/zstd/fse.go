@@ -245,10 +245,9 @@ func (t *seqTable) fill(k seqKind, probs []int16, accLog int, scratch *[512]fseE
 	if err := buildFSE(scratch[:], probs, accLog); err != nil {
 		return err
 	}
-	for i := 0; i < 1<<accLog; i++ {
-		e := scratch[i]
-		base, extra := k.value(e.sym)
-		t.entries[i] = packSeq(base, extra, e)
+	info := &symInfo[k]
+	for i, e := range scratch[:1<<accLog] {
+		t.entries[i] = info[e.sym&63] | seqEntry(e.nbBits)<<40 | seqEntry(e.base)<<48
 	}
 	t.log = uint8(accLog)
 	t.valid = true
@@ -263,9 +262,20 @@ func (t *seqTable) rle(k seqKind, sym uint8) {
 	t.valid = true
 }
 
-var predefined [3]seqTable
+var (
+	predefined [3]seqTable
+	// symInfo holds each symbol's baseline and extra bits, packed as in
+	// seqEntry.
+	symInfo [3][64]seqEntry
+)
 
 func init() {
+	for k := kindLL; k <= kindML; k++ {
+		for sym := 0; sym <= k.maxSym(); sym++ {
+			base, extra := k.value(uint8(sym))
+			symInfo[k][sym] = packSeq(base, extra, fseEntry{})
+		}
+	}
 	var scratch [512]fseEntry
 	for k, d := range [][]int16{llDefault, ofDefault, mlDefault} {
 		log := 6
