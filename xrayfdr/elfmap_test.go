@@ -284,3 +284,47 @@ func TestHostileELF(t *testing.T) {
 		t.Errorf("RISC-V: %v", err)
 	}
 }
+
+// TestSledVersion1 rewrites the maps of test binaries as older compilers
+// wrote them (entry version 1: absolute addresses) and compares with
+// llvm-xray-14 on the result.
+func TestSledVersion1(t *testing.T) {
+	tool := testutil.Tool(t, "llvm-xray-14")
+	for _, name := range []string{"libx.so", "prog_O2_nopie", "prog_O0_g_pie"} {
+		t.Run(name, func(t *testing.T) {
+			data := testutil.ReadFile(t, filepath.Join("testdata", "elf", name))
+			m, err := ReadELFInstrMap(bytes.NewReader(data), int64(len(data)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			off := findSection(t, data, "xray_instr_map")
+			for i, s := range m.Sleds {
+				e := data[off+32*i:]
+				binary.LittleEndian.PutUint64(e, s.Address)
+				binary.LittleEndian.PutUint64(e[8:], s.Function)
+				e[18] = 1
+			}
+			p := filepath.Join(t.TempDir(), name)
+			if err := os.WriteFile(p, data, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			checkExtract(t, p, func(suffix string) []byte {
+				args := []string{"extract"}
+				switch suffix {
+				case ".extract-symbolize.yaml":
+					args = append(args, "--symbolize")
+				case ".extract-no-demangle.yaml":
+					args = append(args, "--symbolize", "--no-demangle")
+				}
+				out, msg := llvmRun(t, tool, append(args, p)...)
+				if msg != "" {
+					t.Fatal(msg)
+				}
+				if !bytes.Contains(out, []byte("version: 1 }")) {
+					t.Fatal("the patched map is not version 1")
+				}
+				return out
+			})
+		})
+	}
+}
