@@ -25,6 +25,7 @@ func summarizeCBF(w io.Writer, in io.Reader) error {
 		kinds              [cbf.Truncated + 1]uint64
 		addrs, rawBytes    uint64
 		shown              []string
+		addrBuf            []uint64
 	)
 	var sumErr error
 	for {
@@ -38,7 +39,8 @@ func summarizeCBF(w io.Writer, in io.Reader) error {
 		}
 		records++
 		words[rec.Word]++
-		n := uint64(len(cbf.Addrs(nil, rec.Frames)))
+		addrBuf = cbf.Addrs(addrBuf[:0], rec.Frames)
+		n := uint64(len(addrBuf))
 		addrs += n
 		rawBytes += n * uint64(rec.Word.Bytes())
 		for _, f := range rec.Frames {

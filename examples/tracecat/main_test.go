@@ -132,7 +132,7 @@ func TestCommandLine(t *testing.T) {
 
 // TestStreams pipes large generated inputs of every format through the
 // tracecat binary and checks that its peak memory stays under 32 MiB.
-// TRACECAT_BIG_MB sets the size of each input (default 96).
+// TRACECAT_BIG_MB sets the size of each input (default 64).
 func TestStreams(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("peak memory is read from Linux's rusage")
@@ -140,7 +140,7 @@ func TestStreams(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: no large inputs")
 	}
-	size := int64(96)
+	size := int64(64)
 	if s := os.Getenv("TRACECAT_BIG_MB"); s != "" {
 		size, _ = strconv.ParseInt(s, 10, 64)
 	}
