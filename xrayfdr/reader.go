@@ -300,7 +300,10 @@ func (rd *Reader) Read() (*Record, error) {
 			r := &rd.rec
 			r.Kind, r.Action, r.FuncID, r.Delta = KindFunction, Action(act), int32(rd.c.fID.Get(uint64(w))), int64(d)
 			r.CPU, r.TSC, r.TID, r.PID, r.Seconds, r.Micros, r.EventType, r.Arg, r.Extents = 0, 0, 0, 0, 0, 0, 0, 0, 0
-			r.Data, r.Raw, r.Skipped = nil, b[:FunctionSize:FunctionSize], nil
+			r.Raw = b[:FunctionSize:FunctionSize]
+			if r.Data != nil || r.Skipped != nil { // rarely: the record before was an event
+				r.Data, r.Skipped = nil, nil
+			}
 			r.Offset = rd.off + int64(rd.pos)
 			rd.pos += FunctionSize
 			rd.budget -= FunctionSize
