@@ -117,8 +117,9 @@ func (z *Reader) fastCommands() error {
 				if z.litSingle {
 					// One tree for every context: no context to compute.
 					t := z.litBase[0]
-					for stop := pos + run; pos < stop; pos++ {
-						if nbits < maxCodeLen {
+					// Two literals (at most 30 bits) per refill.
+					for stop := pos + run; pos < stop; {
+						if nbits < 2*maxCodeLen {
 							if ip+8 <= len(in) {
 								val |= binary.LittleEndian.Uint64(in[ip:]) << nbits
 								ip += int((63 - nbits) >> 3)
@@ -136,6 +137,17 @@ func (z *Reader) fastCommands() error {
 						val >>= e & 0xff
 						nbits -= uint(e & 0xff)
 						win[pos] = byte(e >> 16)
+						if pos++; pos == stop {
+							break
+						}
+						e = tables[t+uint32(val&(1<<rootBits-1))]
+						if n := e & 0xff; n > rootBits {
+							e = tables[t+e>>16+uint32(val>>rootBits)&(1<<(n-rootBits)-1)]
+						}
+						val >>= e & 0xff
+						nbits -= uint(e & 0xff)
+						win[pos] = byte(e >> 16)
+						pos++
 					}
 					if pos >= 2 {
 						p1, p2 = win[pos-1], win[pos-2]
@@ -145,8 +157,9 @@ func (z *Reader) fastCommands() error {
 					}
 					continue
 				}
-				for stop := pos + run; pos < stop; pos++ {
-					if nbits < maxCodeLen {
+				// Two literals (at most 30 bits) per refill.
+				for stop := pos + run; pos < stop; {
+					if nbits < 2*maxCodeLen {
 						if ip+8 <= len(in) {
 							val |= binary.LittleEndian.Uint64(in[ip:]) << nbits
 							ip += int((63 - nbits) >> 3)
@@ -167,6 +180,20 @@ func (z *Reader) fastCommands() error {
 					c := byte(e >> 16)
 					win[pos] = c
 					p2, p1 = p1, c
+					if pos++; pos == stop {
+						break
+					}
+					t = z.litBase[(lut[p1]|lut[256+int(p2)])&63]
+					e = tables[t+uint32(val&(1<<rootBits-1))]
+					if n := e & 0xff; n > rootBits {
+						e = tables[t+e>>16+uint32(val>>rootBits)&(1<<(n-rootBits)-1)]
+					}
+					val >>= e & 0xff
+					nbits -= uint(e & 0xff)
+					c = byte(e >> 16)
+					win[pos] = c
+					p2, p1 = p1, c
+					pos++
 				}
 			}
 			ls.left = left
