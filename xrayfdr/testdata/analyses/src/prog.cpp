@@ -2,6 +2,7 @@
 // recursion (direct and mutual), tail calls, logged arguments, custom
 // events, C++ names (namespaces, templates, operators, lambdas).
 // Build: clang++-14 -O1 -fxray-instrument -fxray-instruction-threshold=1 -pthread
+// Run: prog [THREADS [ROUNDS [xray-fdr|xray-basic]]]
 #include <cstdio>
 #include <cstdlib>
 #include <thread>
@@ -55,8 +56,9 @@ NOINLINE int work(int id, int rounds) {
 [[clang::xray_never_instrument]] int main(int argc, char **argv) {
   int threads = argc > 1 ? std::atoi(argv[1]) : 4;
   int rounds = argc > 2 ? std::atoi(argv[2]) : 60;
-  if (__xray_log_init_mode("xray-fdr", "") != XRayLogInitStatus::XRAY_LOG_INITIALIZED) {
-    std::fprintf(stderr, "xray-fdr init failed\n");
+  const char *mode = argc > 3 ? argv[3] : "xray-fdr";
+  if (__xray_log_init_mode(mode, "") != XRayLogInitStatus::XRAY_LOG_INITIALIZED) {
+    std::fprintf(stderr, "%s init failed\n", mode);
     return 1;
   }
   std::vector<std::thread> ts;
