@@ -19,6 +19,7 @@ func TestZeroValues(t *testing.T) {
 	testutil.CheckZeroValue(t, new(Trace))
 	testutil.CheckZeroValue(t, new(Record))
 	testutil.CheckZeroValue(t, new(Header))
+	testutil.CheckZeroValue(t, new(InstrMap))
 	testutil.CheckZeroValue(t, new(FormatError), "Unwrap")
 	testutil.CheckZeroValue(t, new(SyntaxError), "Unwrap")
 	if _, err := new(Reader).Read(); err != ErrNotOpen {

@@ -102,7 +102,7 @@ func (m *InstrMap) Names(demangle bool) map[int32]string {
 // WriteYAML writes the map as llvm-xray extract does: one flow mapping a
 // sled, with function names (Name) when symbolize is set.
 func (m *InstrMap) WriteYAML(w io.Writer, symbolize, demangle bool) error {
-	if m == nil {
+	if m == nil || w == nil {
 		return ErrNotOpen
 	}
 	if len(m.Sleds) == 0 {
