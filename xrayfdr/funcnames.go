@@ -2,10 +2,12 @@ package xrayfdr
 
 import (
 	"bytes"
+	"cmp"
 	"debug/dwarf"
 	"debug/elf"
 	"encoding/binary"
 	"path"
+	"slices"
 	"sort"
 	"strconv"
 )
@@ -123,10 +125,9 @@ func (n *funcNames) readSyms(typ elf.SectionType) bool {
 	}
 	for p, idx := elf.Sym64Size, 1; p+elf.Sym64Size <= len(data); p, idx = p+elf.Sym64Size, idx+1 {
 		e := data[p : p+elf.Sym64Size]
-		nameOff := binary.LittleEndian.Uint32(e)
 		var name []byte
-		if int(nameOff) < len(strtab) {
-			name = strtab[nameOff:]
+		if off := binary.LittleEndian.Uint32(e); int(off) < len(strtab) {
+			name = strtab[off:]
 			if i := bytes.IndexByte(name, 0); i >= 0 {
 				name = name[:i:i]
 			}
@@ -138,36 +139,52 @@ func (n *funcNames) readSyms(typ elf.SectionType) bool {
 			n.files = append(n.files, sym)
 			continue
 		}
+		// the symbols LLVM's symbolizer keeps
+		shndx := elf.SectionIndex(binary.LittleEndian.Uint16(e[6:]))
+		if shndx == elf.SHN_UNDEF || shndx >= elf.SHN_LORESERVE {
+			continue
+		}
+		switch elf.ST_TYPE(info) {
+		case elf.STT_FUNC, elf.STT_OBJECT, elf.STT_GNU_IFUNC:
+		case elf.STT_NOTYPE:
+			if len(name) == 0 || name[0] == '$' || bytes.HasPrefix(name, []byte(".L")) {
+				continue
+			}
+		default:
+			continue
+		}
 		n.elfSyms = append(n.elfSyms, sym)
 	}
+	// LLVM's order: by address, size, name; the last of an address wins
+	slices.SortStableFunc(n.elfSyms, func(a, b elfSym) int {
+		if c := cmp.Compare(a.addr, b.addr); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.size, b.size); c != 0 {
+			return c
+		}
+		return bytes.Compare(a.name, b.name)
+	})
 	return true
 }
 
 // symbolFile is the file LLVM's symbolizer takes from the symbol table
 // for a local symbol: the STT_FILE symbol before it.
 func (n *funcNames) symbolFile(addr uint64) string {
-	syms := n.m.symbols.syms
+	syms := n.elfSyms
 	i := sort.Search(len(syms), func(i int) bool { return syms[i].addr > addr })
 	if i == 0 {
 		return ""
 	}
-	d := syms[i-1]
-	if d.size != 0 && d.addr+d.size <= addr {
+	s := syms[i-1]
+	if (s.size != 0 && s.addr+s.size <= addr) || !s.local {
 		return ""
 	}
-	for _, s := range n.elfSyms {
-		if s.addr == d.addr && s.size == d.size && bytes.Equal(s.name, d.name) {
-			if !s.local {
-				return ""
-			}
-			j := sort.Search(len(n.files), func(j int) bool { return n.files[j].idx > s.idx })
-			if j == 0 {
-				return ""
-			}
-			return string(n.files[j-1].name)
-		}
+	j := sort.Search(len(n.files), func(j int) bool { return n.files[j].idx > s.idx })
+	if j == 0 {
+		return ""
 	}
-	return ""
+	return string(n.files[j-1].name)
 }
 
 // dwarfLine finds the line table row of addr.
