@@ -38,6 +38,12 @@ var ErrMachine = errors.New("xrayfdr: instrumentation maps are read from little-
 // is used (names are read when first asked for); sizes in it are checked
 // against size, so a hostile file costs memory in proportion to its size.
 func ReadELFInstrMap(r io.ReaderAt, size int64) (m *InstrMap, err error) {
+	return readELFInstrMap(r, size, nil)
+}
+
+// readELFInstrMap is ReadELFInstrMap; whole, when not nil, holds the
+// file's bytes, which then need not be copied.
+func readELFInstrMap(r io.ReaderAt, size int64, whole []byte) (m *InstrMap, err error) {
 	defer func() {
 		// debug/elf and debug/dwarf are not hardened against every
 		// hostile input; a panic in them is a malformed file.
@@ -136,7 +142,7 @@ func ReadELFInstrMap(r io.ReaderAt, size int64) (m *InstrMap, err error) {
 	for i := range m.Sleds {
 		m.Sleds[i].FuncID = ids[m.Sleds[i].Function]
 	}
-	m.symbols = newSymbolizer(f, size)
+	m.symbols = newSymbolizer(f, size, whole)
 	return m, nil
 }
 

@@ -167,7 +167,7 @@ func OpenInstrMap(path string) (*InstrMap, error) {
 		return nil, err
 	}
 	if bytes.HasPrefix(data, []byte("\x7fELF")) {
-		return ReadELFInstrMap(bytes.NewReader(data), int64(len(data)))
+		return readELFInstrMap(bytes.NewReader(data), int64(len(data)), data)
 	}
 	return ReadInstrMap(bytes.NewReader(data))
 }

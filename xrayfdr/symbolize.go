@@ -24,6 +24,7 @@ type symbolizer struct {
 
 	file      *elf.File
 	size      int64
+	whole     []byte // the file's bytes when held in memory, else nil
 	dwarfRead bool
 	funcs     []dwarfFunc // sorted by low address
 }
@@ -39,8 +40,8 @@ type dwarfFunc struct {
 	name   string
 }
 
-func newSymbolizer(f *elf.File, size int64) *symbolizer {
-	s := &symbolizer{file: f, size: size}
+func newSymbolizer(f *elf.File, size int64, whole []byte) *symbolizer {
+	s := &symbolizer{file: f, size: size, whole: whole}
 	// LLVM reads the symbol table, or the dynamic one when there is none
 	if !s.readSymbols(f, elf.SHT_SYMTAB) {
 		s.readSymbols(f, elf.SHT_DYNSYM)
@@ -83,11 +84,11 @@ func (s *symbolizer) readSymbols(f *elf.File, typ elf.SectionType) bool {
 	if sec == nil || int(sec.Link) >= len(f.Sections) {
 		return false
 	}
-	data, err := sectionData(sec, s.size)
+	data, err := s.section(sec)
 	if err != nil || len(data) < 2*elf.Sym64Size {
 		return false
 	}
-	strtab, err := sectionData(f.Sections[sec.Link], s.size)
+	strtab, err := s.section(f.Sections[sec.Link])
 	if err != nil {
 		return false
 	}
@@ -120,6 +121,15 @@ func (s *symbolizer) readSymbols(f *elf.File, typ elf.SectionType) bool {
 		s.syms = append(s.syms, symDesc{binary.LittleEndian.Uint64(e[8:]), binary.LittleEndian.Uint64(e[16:]), name})
 	}
 	return true
+}
+
+// section returns a section's bytes, from memory when the file is there.
+func (s *symbolizer) section(sec *elf.Section) ([]byte, error) {
+	if s.whole != nil && sec.Type != elf.SHT_NOBITS && sec.Flags&elf.SHF_COMPRESSED == 0 &&
+		sec.Offset <= uint64(len(s.whole)) && sec.FileSize <= uint64(len(s.whole))-sec.Offset {
+		return s.whole[sec.Offset : sec.Offset+sec.FileSize : sec.Offset+sec.FileSize], nil
+	}
+	return sectionData(sec, s.size)
 }
 
 // name returns the name of the function at addr, demangled if asked, or
