@@ -21,7 +21,8 @@ const (
 )
 
 // Reader decompresses a zstd stream: one or more frames, with skippable
-// frames skipped. Configure MaxWindow before NewReader or Reset.
+// frames skipped. NewReader uses the default limit; for another, set
+// MaxWindow on a zero Reader, then call Reset.
 type Reader struct {
 	// MaxWindow is the largest window a frame may ask for, in bytes
 	// (0 = DefaultMaxWindow). For a single-segment frame the window is its

@@ -35,8 +35,8 @@ type Frame struct {
 }
 
 // Seekable reads a file in the seekable format: its seek table, and any
-// frame on its own. Set MaxWindow before OpenSeekable's work is reused by
-// Reset, like Reader's. A Seekable is not safe for concurrent use.
+// frame on its own. MaxWindow applies to the frames ReadFrame and ReadAt
+// decode after it is set. A Seekable is not safe for concurrent use.
 type Seekable struct {
 	// MaxWindow limits each frame's window as Reader.MaxWindow does.
 	MaxWindow int64
