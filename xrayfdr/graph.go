@@ -63,7 +63,8 @@ type graphVertex struct {
 }
 
 // stamp orders first insertions as llvm-xray makes them: it walks all
-// records sorted by time (stable: ties in its thread-by-thread order).
+// records sorted by time (stable: ties in its thread-by-thread order),
+// while we walk thread by thread, so the earliest touch of a key counts.
 type stamp struct{ tsc, seq uint64 }
 
 // Read adds the calls of the log in data.
@@ -94,7 +95,9 @@ func (g *Graph) vertex(id int32) *graphVertex {
 		g.vertIx.set(id, i)
 		g.verts = append(g.verts, graphVertex{id: id, stamp: stamp{g.curTSC, g.seq}})
 	}
-	return &g.verts[i]
+	v := &g.verts[i]
+	v.stamp = minStamp(v.stamp, stamp{g.curTSC, g.seq})
+	return v
 }
 
 func (g *Graph) edge(from, to int32) *graphEdge {
@@ -110,6 +113,7 @@ func (g *Graph) edge(from, to int32) *graphEdge {
 		g.edges = append(g.edges, graphEdge{from: from, to: to, stamp: stamp{g.curTSC, g.seq}})
 	}
 	e := &g.edges[i]
+	e.stamp = minStamp(e.stamp, stamp{g.curTSC, g.seq})
 	g.vertex(from)
 	g.vertex(to)
 	return e
@@ -374,6 +378,13 @@ func (g *Graph) WriteDOT(w io.Writer, m *InstrMap, f GraphFormat) error {
 	})
 	bw.WriteString("}\n")
 	return bw.Flush()
+}
+
+func minStamp(a, b stamp) stamp {
+	if cmpStamp(b, a) < 0 {
+		return b
+	}
+	return a
 }
 
 func cmpStamp(a, b stamp) int {
