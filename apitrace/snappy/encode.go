@@ -6,126 +6,231 @@ import (
 )
 
 const (
-	fragmentSize = 1 << 16
-	tableBits    = 14
-	// minMatch is the shortest match the encoder looks for; inputLimit is
-	// how close to the end of a fragment it still probes, so 8-byte loads
-	// stay inside the input.
-	minMatch = 4
-	tailSkip = 15
+	// tableBits sizes the hash table: 2^14 two-byte entries, 32 KiB, which
+	// stays in the first-level cache.
+	tableBits = 14
+	// inputMargin is how far from the end of the input the encoder stops
+	// looking for matches: the search and the literal fast path load 8 or
+	// 16 bytes ahead. The last bytes go out as a literal.
+	inputMargin = 16
+	// minBlock is the shortest input worth searching for matches.
+	minBlock = inputMargin + 4
 )
 
 // Encoder compresses blocks. Its hash table is reused from one block to the
 // next, so a long-lived Encoder does not allocate. The zero Encoder is ready.
 type Encoder struct {
-	table [1 << tableBits]int32
+	// table maps the hash of 4 bytes to the low 16 bits of the last
+	// position holding them: the candidate is the position at most 65535
+	// bytes back with those bits, so every copy fits the 2-byte-offset form.
+	table [1 << tableBits]uint16
 }
 
 // Encode appends the snappy block of src to dst and returns the result. The
-// block is at most MaxEncodedLen(len(src)) bytes. src must be shorter than
-// 2^32 bytes.
+// block is at most MaxEncodedLen(len(src)) bytes; Encode grows dst to have
+// room for that many. src must be shorter than 2^32 bytes.
 func (e *Encoder) Encode(dst, src []byte) []byte {
-	var pre [5]byte
-	n := binary.PutUvarint(pre[:], uint64(len(src)))
-	dst = append(dst, pre[:n]...)
+	n := len(dst)
+	bound := MaxEncodedLen(len(src))
+	if cap(dst)-n < bound {
+		dst = append(dst[:cap(dst)], make([]byte, n+bound-cap(dst))...)
+	}
+	out := dst[n : n+bound]
+	d := binary.PutUvarint(out, uint64(len(src)))
+	if len(src) < minBlock {
+		if len(src) > 0 {
+			d = emitLiteral(out, d, src, 0, len(src))
+		}
+		return dst[:n+d]
+	}
 	// A fresh table per block keeps the output a function of src alone.
 	clear(e.table[:])
-	for start := 0; start < len(src); start += fragmentSize {
-		end := min(start+fragmentSize, len(src))
-		dst = e.fragment(dst, src, start, end)
-	}
-	return dst
+	d = e.encodeBlock(out, d, src)
+	return dst[:n+d]
 }
 
-func hash4(u uint32) uint32 { return (u * 0x1e35a7bd) >> (32 - tableBits) }
+// load32 and load64 read 4 and 8 bytes at b[i:]. Their slice expression
+// is the cheapest bounds check: no pointer masking, as the result is never
+// empty.
+func load32(b []byte, i int) uint32 { return binary.LittleEndian.Uint32(b[i : i+4]) }
+func load64(b []byte, i int) uint64 { return binary.LittleEndian.Uint64(b[i : i+8]) }
 
-// fragment encodes src[start:end]; copies never reach before start, so every
-// offset fits the 2-byte form.
-func (e *Encoder) fragment(dst, src []byte, start, end int) []byte {
-	if end-start <= tailSkip+minMatch {
-		return appendLiteral(dst, src[start:end])
-	}
+// hash4 hashes the low 4 bytes of u.
+func hash4(u uint64) uint32 {
+	return uint32((u<<32)*0x1e35a7bd>>(64-tableBits)) & (1<<tableBits - 1)
+}
+
+// encodeBlock writes the elements of src to out[d:] and returns the end of
+// what it wrote. len(src) >= minBlock, and out has room for
+// MaxEncodedLen(len(src)) bytes from d.
+//
+// It is a greedy LZ77 like the reference compressor's: it probes the hash
+// table at every position (two per step, from one 8-byte load), farther
+// apart the longer it goes without a match, extends a match forward eight
+// bytes at a time and backward into the pending literal, and after each
+// copy tries at once for another copy where it ends.
+func (e *Encoder) encodeBlock(out []byte, d int, src []byte) int {
 	t := &e.table
-	// Entries written for earlier fragments hold positions before start
-	// and are rejected below, so the table is cleared once per block only.
-	limit := end - tailSkip
-	emitted := start
-	s := start + 1
-	for s < limit {
-		cur := binary.LittleEndian.Uint32(src[s:])
-		h := hash4(cur)
-		cand := int(t[h])
-		t[h] = int32(s)
-		if cand < start || cand >= s || binary.LittleEndian.Uint32(src[cand:]) != cur {
-			s += 1 + (s-emitted)>>5
-			continue
-		}
-		// Extend the match forward, eight bytes at a time.
-		m := s + minMatch
-		c := cand + minMatch
-		for m+8 <= end {
-			x := binary.LittleEndian.Uint64(src[m:]) ^ binary.LittleEndian.Uint64(src[c:])
-			if x != 0 {
-				m += bits.TrailingZeros64(x) >> 3
-				goto matched
+	src = src[:len(src):len(src)]
+	sLimit := len(src) - inputMargin
+	emitted := 0
+	s := 1
+	cv := load64(src, s)
+	for {
+		var cand int
+		for {
+			// Two positions per step; once 32 bytes have gone by without
+			// a match, the steps grow with the distance, as the reference
+			// compressor's do, so that incompressible input goes fast.
+			next := s + 2 + (s-emitted)>>5
+			if next > sLimit {
+				goto remainder
 			}
-			m += 8
-			c += 8
+			h0, h1 := hash4(cv), hash4(cv>>8)
+			c0, c1 := int(t[h0]), int(t[h1])
+			t[h0], t[h1] = uint16(s), uint16(s+1)
+			// The candidate is the last position with the same low 16
+			// bits, up to 65535 bytes back; 0 back is the position
+			// itself, an entry left from 65536 bytes back.
+			off := int(uint16(s - c0))
+			cand = s - off
+			if uint32(cv) == load32(src, cand) && off != 0 {
+				break
+			}
+			off = int(uint16(s + 1 - c1))
+			cand = s + 1 - off
+			if uint32(cv>>8) == load32(src, cand) && off != 0 {
+				s++
+				break
+			}
+			s = next
+			cv = load64(src, s)
 		}
-		for m < end && src[m] == src[c] {
-			m++
-			c++
+		// Extend the match backward over the pending literal.
+		for cand > 0 && s > emitted && src[cand-1] == src[s-1] {
+			cand--
+			s--
 		}
-	matched:
 		if emitted < s {
-			dst = appendLiteral(dst, src[emitted:s])
+			// Most literals here are a few bytes: move 16, the bytes
+			// past the literal overwritten by what follows. s is at
+			// least 16 bytes from the end of src.
+			if n := s - emitted - 1; n < 16 && d+17 <= len(out) && emitted+16 <= len(src) {
+				out[d] = byte(n) << 2
+				*(*[16]byte)(out[d+1 : d+17]) = *(*[16]byte)(src[emitted : emitted+16])
+				d += n + 2
+			} else {
+				d = emitLiteral(out, d, src, emitted, s)
+			}
 		}
-		dst = appendCopy(dst, s-cand, m-s)
-		s = m
-		emitted = s
-		if s < limit {
-			// Remember the position just before the match end too, so
-			// runs of matches chain without a literal between them.
-			t[hash4(binary.LittleEndian.Uint32(src[s-1:]))] = int32(s - 1)
+		for {
+			// A match of at least 4 bytes at s from cand: extend it.
+			base := s
+			s += 4
+			c := cand + 4
+			for s <= len(src)-8 {
+				if x := load64(src, s) ^ load64(src, c); x != 0 {
+					s += bits.TrailingZeros64(x) >> 3
+					goto extended
+				}
+				s += 8
+				c += 8
+			}
+			for s < len(src) && src[s] == src[c] {
+				s++
+				c++
+			}
+		extended:
+			if off, length := base-cand, s-base; length <= 64 && d+4 <= len(out) {
+				// Either form in one 4-byte store, the spare bytes
+				// overwritten by what follows: the 2-byte one where
+				// length < 12 and off < 2048 (both differences
+				// negative), else the 3-byte one.
+				v, k := uint32(off)<<8|uint32(length-1)<<2|tagCopy2, 3
+				if (length-12)&(off-2048) < 0 {
+					v, k = uint32(off)&0xff<<8|uint32(off>>8)<<5|uint32(length-4)<<2|tagCopy1, 2
+				}
+				binary.LittleEndian.PutUint32(out[d:d+4], v)
+				d += k
+			} else {
+				d = emitCopy(out, d, base-cand, s-base)
+			}
+			emitted = s
+			if s >= sLimit {
+				goto remainder
+			}
+			// Enter the positions just before and at the match's end,
+			// and go on with another copy if the one at the end matches.
+			x := load64(src, s-1)
+			h0, h1 := hash4(x), hash4(x>>8)
+			c1 := int(t[h1])
+			t[h0], t[h1] = uint16(s-1), uint16(s)
+			off := int(uint16(s - c1))
+			cand = s - off
+			if uint32(x>>8) != load32(src, cand) || off == 0 {
+				s++
+				cv = load64(src, s)
+				break
+			}
 		}
 	}
-	if emitted < end {
-		dst = appendLiteral(dst, src[emitted:end])
+remainder:
+	if emitted < len(src) {
+		d = emitLiteral(out, d, src, emitted, len(src))
 	}
-	return dst
+	return d
 }
 
-func appendLiteral(dst, lit []byte) []byte {
-	n := uint32(len(lit) - 1)
+// emitLiteral writes src[start:end] as a literal at out[d:] and returns the
+// end of what it wrote. Short literals far enough from the ends move as one
+// 16-byte word, the bytes past the literal overwritten by what follows.
+func emitLiteral(out []byte, d int, src []byte, start, end int) int {
+	n := uint32(end - start - 1)
+	if n < 16 && start+16 <= len(src) && d+17 <= len(out) {
+		out[d] = byte(n) << 2
+		*(*[16]byte)(out[d+1 : d+17]) = *(*[16]byte)(src[start : start+16])
+		return d + 1 + int(n) + 1
+	}
 	switch {
 	case n < 60:
-		dst = append(dst, byte(n)<<2|tagLiteral)
+		out[d] = byte(n) << 2
+		d++
 	case n < 1<<8:
-		dst = append(dst, 60<<2|tagLiteral, byte(n))
+		out[d], out[d+1] = 60<<2, byte(n)
+		d += 2
 	case n < 1<<16:
-		dst = append(dst, 61<<2|tagLiteral, byte(n), byte(n>>8))
+		out[d], out[d+1], out[d+2] = 61<<2, byte(n), byte(n>>8)
+		d += 3
 	case n < 1<<24:
-		dst = append(dst, 62<<2|tagLiteral, byte(n), byte(n>>8), byte(n>>16))
+		out[d], out[d+1], out[d+2], out[d+3] = 62<<2, byte(n), byte(n>>8), byte(n>>16)
+		d += 4
 	default:
-		dst = append(dst, 63<<2|tagLiteral, byte(n), byte(n>>8), byte(n>>16), byte(n>>24))
+		out[d] = 63 << 2
+		binary.LittleEndian.PutUint32(out[d+1:], n)
+		d += 5
 	}
-	return append(dst, lit...)
+	return d + copy(out[d:], src[start:end])
 }
 
-// appendCopy emits a copy of length bytes from offset back (offset < 65536),
-// split into pieces of at most 64 bytes; the last piece is never shorter
-// than 4 so that the 1-byte-offset form stays usable.
-func appendCopy(dst []byte, offset, length int) []byte {
+// emitCopy writes a copy of length bytes from offset back (0 < offset <
+// 65536, length >= 4) at out[d:] and returns the end of what it wrote. Long
+// copies split into pieces of at most 64 bytes; the last piece is never
+// shorter than 4 so that the 1-byte-offset form stays usable.
+func emitCopy(out []byte, d, offset, length int) int {
 	for length >= 68 {
-		dst = append(dst, 63<<2|tagCopy2, byte(offset), byte(offset>>8))
+		out[d], out[d+1], out[d+2] = 63<<2|tagCopy2, byte(offset), byte(offset>>8)
+		d += 3
 		length -= 64
 	}
 	if length > 64 {
-		dst = append(dst, 59<<2|tagCopy2, byte(offset), byte(offset>>8))
+		out[d], out[d+1], out[d+2] = 59<<2|tagCopy2, byte(offset), byte(offset>>8)
+		d += 3
 		length -= 60
 	}
-	if length >= 4 && length < 12 && offset < 2048 {
-		return append(dst, byte(offset>>8)<<5|byte(length-4)<<2|tagCopy1, byte(offset))
+	if length < 12 && offset < 2048 {
+		out[d], out[d+1] = byte(offset>>8)<<5|byte(length-4)<<2|tagCopy1, byte(offset)
+		return d + 2
 	}
-	return append(dst, byte(length-1)<<2|tagCopy2, byte(offset), byte(offset>>8))
+	out[d], out[d+1], out[d+2] = byte(length-1)<<2|tagCopy2, byte(offset), byte(offset>>8)
+	return d + 3
 }

@@ -6,10 +6,12 @@
 // rejects every invalid one with an error; it never reads or writes outside
 // its slices: the benchmark module's FuzzAgree checks that it accepts and
 // rejects the same blocks as github.com/golang/snappy and decodes them to
-// the same bytes. The encoder is a greedy LZ77 with one hash table over
-// 64 KiB fragments, like the reference compressor; its output is
-// deterministic, never uses 4-byte-offset copies, and is read by
-// golang/snappy and by the real apitrace.
+// the same bytes. The encoder is a greedy LZ77 with one hash table, like
+// the reference compressor, but its matches reach up to 65535 bytes back
+// from anywhere in the block rather than within 64 KiB fragments; its
+// output is deterministic (a function of the input alone), never uses
+// 4-byte-offset copies, and is read by golang/snappy and by the real
+// apitrace.
 package snappy
 
 import (

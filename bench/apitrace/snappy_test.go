@@ -192,6 +192,49 @@ func BenchmarkDecodeSideBySide(b *testing.B) {
 	}
 }
 
+// BenchmarkEncodeSideBySide alternates the two encoders block by block on
+// one locked thread, timed by the thread's CPU time like
+// BenchmarkDecodeSideBySide, and reports the throughput ratio ours/golang
+// and each encoder's compressed size over the input's.
+func BenchmarkEncodeSideBySide(b *testing.B) {
+	for name, blks := range blocks(b) {
+		var raw [][]byte
+		for _, blk := range blks {
+			r, _ := golang.Decode(nil, blk)
+			raw = append(raw, r)
+		}
+		b.Run(name, func(b *testing.B) {
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			dst := make([]byte, 0, 3<<20)
+			var enc ours.Encoder
+			b.SetBytes(size(blks)) // both encoders: ns/op covers the two
+			b.ReportAllocs()
+			b.ResetTimer()
+			var tOurs, tGolang time.Duration
+			var nOurs, nGolang int
+			for i := 0; i < b.N; i++ {
+				nOurs, nGolang = 0, 0
+				for _, r := range raw {
+					t0 := threadCPU()
+					nOurs += len(enc.Encode(dst[:0], r))
+					t1 := threadCPU()
+					nGolang += len(golang.Encode(dst[:cap(dst)], r))
+					t2 := threadCPU()
+					tOurs += t1 - t0
+					tGolang += t2 - t1
+				}
+			}
+			n := float64(size(blks))
+			b.ReportMetric(n*float64(b.N)/tOurs.Seconds()/1e6, "ours-MB/s")
+			b.ReportMetric(n*float64(b.N)/tGolang.Seconds()/1e6, "golang-MB/s")
+			b.ReportMetric(tGolang.Seconds()/tOurs.Seconds(), "ratio")
+			b.ReportMetric(float64(nOurs)/n, "ours-size")
+			b.ReportMetric(float64(nGolang)/n, "golang-size")
+		})
+	}
+}
+
 // FuzzAgree decodes arbitrary blocks with both decoders: they must accept
 // and reject the same blocks and give the same bytes. Seeds are real
 // blocks' first bytes and both encoders' output.
