@@ -781,6 +781,10 @@ func (p *parser) unnamedTypeName(st *nameState) *node {
 }
 
 func (p *parser) templateParamDecl() *node {
+	if !p.enter() {
+		return nil
+	}
+	defer func() { p.depth-- }()
 	invent := func(k int) *node {
 		idx := p.syntheticTP[k]
 		p.syntheticTP[k]++
