@@ -142,7 +142,7 @@ func readELFInstrMap(r io.ReaderAt, size int64, whole []byte) (m *InstrMap, err 
 	for i := range m.Sleds {
 		m.Sleds[i].FuncID = ids[m.Sleds[i].Function]
 	}
-	m.symbols = newSymbolizer(f, size, whole)
+	m.symbols = newSymbolizer(f, size, whole, m.Functions)
 	return m, nil
 }
 

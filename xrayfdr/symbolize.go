@@ -19,12 +19,20 @@ var Demangle func(name string) (string, error) = demangleName
 // symbolizer names addresses as llvm-xray's symbolizer (LLVM 14's
 // SymbolizableObjectFile) does: the symbol table wins over DWARF for the
 // linkage name; DWARF names only what no symbol covers.
+//
+// LLVM sorts the symbols by (address, size, name), keeps the last of each
+// address (the largest, so that sized symbols win over unsized ones) and
+// looks up the last one at or before an address. That is the greatest
+// symbol at or before it in (address, size, name) order, which one pass
+// over the table finds for every function address, without sorting.
 type symbolizer struct {
-	syms []symDesc // sorted by address, one per address
+	file  *elf.File
+	size  int64
+	whole []byte // the file's bytes when held in memory, else nil
 
-	file      *elf.File
-	size      int64
-	whole     []byte // the file's bytes when held in memory, else nil
+	queries []uint64  // the addresses looked up, sorted
+	found   []symDesc // the symbol for each query (ok false: none)
+
 	dwarfRead bool
 	funcs     []dwarfFunc // sorted by low address
 }
@@ -32,6 +40,21 @@ type symbolizer struct {
 type symDesc struct {
 	addr, size uint64
 	name       []byte // in the string table
+	ok         bool
+}
+
+// after reports whether a comes after b in LLVM's symbol order (every
+// symbol comes after none).
+func (a *symDesc) after(b *symDesc) bool {
+	switch {
+	case !b.ok:
+		return true
+	case a.addr != b.addr:
+		return a.addr > b.addr
+	case a.size != b.size:
+		return a.size > b.size
+	}
+	return bytes.Compare(a.name, b.name) > 0
 }
 
 type dwarfFunc struct {
@@ -40,40 +63,51 @@ type dwarfFunc struct {
 	name   string
 }
 
-func newSymbolizer(f *elf.File, size int64, whole []byte) *symbolizer {
+// newSymbolizer finds the symbols of the function addresses addrs.
+func newSymbolizer(f *elf.File, size int64, whole []byte, addrs []uint64) *symbolizer {
 	s := &symbolizer{file: f, size: size, whole: whole}
-	// LLVM reads the symbol table, or the dynamic one when there is none
-	if !s.readSymbols(f, elf.SHT_SYMTAB) {
-		s.readSymbols(f, elf.SHT_DYNSYM)
-	}
-	// LLVM sorts by (address, size, name) and keeps the last symbol of
-	// each address: the largest, so that sized symbols win over unsized
-	// ones at the same place.
-	slices.SortFunc(s.syms, func(a, b symDesc) int {
-		if a.addr != b.addr {
-			return cmp.Compare(a.addr, b.addr)
-		}
-		if a.size != b.size {
-			return cmp.Compare(a.size, b.size)
-		}
-		return bytes.Compare(a.name, b.name)
-	})
-	out := s.syms[:0]
-	for i, d := range s.syms {
-		if i+1 < len(s.syms) && s.syms[i+1].addr == d.addr {
-			continue
-		}
-		out = append(out, d)
-	}
-	s.syms = out
+	s.queries = slices.Clone(addrs)
+	slices.Sort(s.queries)
+	s.queries = slices.Compact(s.queries)
+	s.found = s.lookup(s.queries)
 	return s
 }
 
-// readSymbols collects the symbols of the first section of type typ that
-// LLVM's symbolizer keeps; false when there is no such section or it
-// holds no symbol. The names stay in the string table's bytes: only the
-// few that name functions become strings.
-func (s *symbolizer) readSymbols(f *elf.File, typ elf.SectionType) bool {
+// section returns a section's bytes, from memory when the file is there.
+func (s *symbolizer) section(sec *elf.Section) ([]byte, error) {
+	if s.whole != nil && sec.Type != elf.SHT_NOBITS && sec.Flags&elf.SHF_COMPRESSED == 0 &&
+		sec.Offset <= uint64(len(s.whole)) && sec.FileSize <= uint64(len(s.whole))-sec.Offset {
+		return s.whole[sec.Offset : sec.Offset+sec.FileSize : sec.Offset+sec.FileSize], nil
+	}
+	return sectionData(sec, s.size)
+}
+
+// lookup returns, for each of the sorted addresses qs, the greatest
+// symbol at or before it, from the symbol table, or from the dynamic one
+// when there is none, as LLVM reads them.
+func (s *symbolizer) lookup(qs []uint64) []symDesc {
+	best := make([]symDesc, len(qs))
+	if len(qs) == 0 {
+		return best
+	}
+	if !s.scan(elf.SHT_SYMTAB, qs, best) {
+		s.scan(elf.SHT_DYNSYM, qs, best)
+	}
+	// best[i] holds the greatest symbol whose address falls in
+	// (qs[i-1], qs[i]]; a running maximum makes it "at or before qs[i]"
+	for i := 1; i < len(best); i++ {
+		if best[i-1].ok && best[i-1].after(&best[i]) {
+			best[i] = best[i-1]
+		}
+	}
+	return best
+}
+
+// scan reads the first section of type typ and files each symbol LLVM's
+// symbolizer keeps under the first address of qs at or after its own;
+// false when there is no such section or it holds no symbol.
+func (s *symbolizer) scan(typ elf.SectionType, qs []uint64, best []symDesc) bool {
+	f := s.file
 	var sec *elf.Section
 	for _, c := range f.Sections {
 		if c.Type == typ {
@@ -92,23 +126,25 @@ func (s *symbolizer) readSymbols(f *elf.File, typ elf.SectionType) bool {
 	if err != nil {
 		return false
 	}
-	s.syms = make([]symDesc, 0, len(data)/elf.Sym64Size)
 	for p := elf.Sym64Size; p+elf.Sym64Size <= len(data); p += elf.Sym64Size {
 		e := data[p : p+elf.Sym64Size]
-		nameOff := binary.LittleEndian.Uint32(e)
-		info := e[4]
 		shndx := elf.SectionIndex(binary.LittleEndian.Uint16(e[6:]))
 		if shndx == elf.SHN_UNDEF || shndx >= elf.SHN_LORESERVE {
 			continue
 		}
+		d := symDesc{addr: binary.LittleEndian.Uint64(e[8:]), ok: true}
+		i, _ := slices.BinarySearch(qs, d.addr)
+		if i == len(qs) {
+			continue // after every address asked for
+		}
 		var name []byte
-		if int(nameOff) < len(strtab) {
-			name = strtab[nameOff:]
-			if i := bytes.IndexByte(name, 0); i >= 0 {
-				name = name[:i:i]
+		if off := binary.LittleEndian.Uint32(e); int(off) < len(strtab) {
+			name = strtab[off:]
+			if j := bytes.IndexByte(name, 0); j >= 0 {
+				name = name[:j:j]
 			}
 		}
-		switch elf.ST_TYPE(info) {
+		switch elf.ST_TYPE(e[4]) {
 		case elf.STT_FUNC, elf.STT_OBJECT, elf.STT_GNU_IFUNC:
 		case elf.STT_NOTYPE:
 			// assembly functions; not mapping symbols or local labels
@@ -118,18 +154,12 @@ func (s *symbolizer) readSymbols(f *elf.File, typ elf.SectionType) bool {
 		default:
 			continue
 		}
-		s.syms = append(s.syms, symDesc{binary.LittleEndian.Uint64(e[8:]), binary.LittleEndian.Uint64(e[16:]), name})
+		d.size, d.name = binary.LittleEndian.Uint64(e[16:]), name
+		if d.after(&best[i]) {
+			best[i] = d
+		}
 	}
 	return true
-}
-
-// section returns a section's bytes, from memory when the file is there.
-func (s *symbolizer) section(sec *elf.Section) ([]byte, error) {
-	if s.whole != nil && sec.Type != elf.SHT_NOBITS && sec.Flags&elf.SHF_COMPRESSED == 0 &&
-		sec.Offset <= uint64(len(s.whole)) && sec.FileSize <= uint64(len(s.whole))-sec.Offset {
-		return s.whole[sec.Offset : sec.Offset+sec.FileSize : sec.Offset+sec.FileSize], nil
-	}
-	return sectionData(sec, s.size)
 }
 
 // name returns the name of the function at addr, demangled if asked, or
@@ -150,20 +180,16 @@ func (s *symbolizer) name(addr uint64, demangle bool) (string, bool) {
 	return name, true
 }
 
-// symbolName finds the last symbol at or before addr, which covers addr
-// when its size does or it has none.
+// symbolName names addr from the symbol LLVM finds for it, which covers
+// addr when its size does or it has none.
 func (s *symbolizer) symbolName(addr uint64) (string, bool) {
-	i, _ := slices.BinarySearchFunc(s.syms, addr, func(d symDesc, a uint64) int {
-		if d.addr <= a {
-			return -1
-		}
-		return 1
-	})
-	if i == 0 {
-		return "", false
+	var d symDesc
+	if i, ok := slices.BinarySearch(s.queries, addr); ok {
+		d = s.found[i]
+	} else {
+		d = s.lookup([]uint64{addr})[0] // an address not asked for in advance
 	}
-	d := s.syms[i-1]
-	if d.size != 0 && d.addr+d.size <= addr {
+	if !d.ok || d.size != 0 && d.addr+d.size <= addr {
 		return "", false
 	}
 	return string(d.name), true
