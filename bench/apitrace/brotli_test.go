@@ -190,22 +190,26 @@ func BenchmarkBrotliDecode(b *testing.B) {
 	buf := make([]byte, 64<<10)
 	for _, in := range inputsBrotli(b) {
 		b.Run(fmt.Sprintf("%s/ours", in.name), func(b *testing.B) {
-			zr := brotli.NewReader(bytes.NewReader(in.comp))
+			src := bytes.NewReader(in.comp)
+			zr := brotli.NewReader(src)
 			b.SetBytes(int64(len(in.raw)))
 			b.ReportAllocs()
 			for i := 0; i < b.N; i++ {
-				zr.Reset(bytes.NewReader(in.comp))
+				src.Reset(in.comp)
+				zr.Reset(src)
 				if err := drain(zr, buf); err != nil {
 					b.Fatal(err)
 				}
 			}
 		})
 		b.Run(fmt.Sprintf("%s/andybalholm", in.name), func(b *testing.B) {
-			zr := andy.NewReader(bytes.NewReader(in.comp))
+			src := bytes.NewReader(in.comp)
+			zr := andy.NewReader(src)
 			b.SetBytes(int64(len(in.raw)))
 			b.ReportAllocs()
 			for i := 0; i < b.N; i++ {
-				zr.Reset(bytes.NewReader(in.comp))
+				src.Reset(in.comp)
+				zr.Reset(src)
 				if err := drain(zr, buf); err != nil {
 					b.Fatal(err)
 				}
