@@ -20,6 +20,9 @@ func FuzzAnalyses(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
+		if d := walkBoth(data); d != "" {
+			t.Fatal(d)
+		}
 		for _, keep := range []bool{false, true} {
 			for _, line := range []string{
 				"account --deduce-sibling-calls --sort=count",
@@ -106,7 +109,9 @@ func FuzzPairing(f *testing.F) {
 			}
 			for _, w := range []func() error{
 				func() error { return a.WriteText(io.Discard, nil, AccountFormat{Sort: "99p"}) },
-				func() error { return ar.WriteCSV(io.Discard, nil, AccountFormat{Sort: "sum", Descending: true, Top: 2}) },
+				func() error {
+					return ar.WriteCSV(io.Discard, nil, AccountFormat{Sort: "sum", Descending: true, Top: 2})
+				},
 				func() error { return s.WriteTop(io.Discard, nil, StackFormat{AggregateThreads: true}) },
 				func() error { return s.WriteTop(io.Discard, nil, StackFormat{PerThread: true}) },
 				func() error { return s.WriteFlame(io.Discard, nil, StackFormat{Count: true}) },

@@ -34,7 +34,6 @@ type Graph struct {
 
 	th     threads[[]frame]
 	edges  []graphEdge
-	edgeIx map[uint64]int
 	verts  []graphVertex
 	vertIx funcIndex
 	seq    uint64
@@ -60,6 +59,7 @@ type graphVertex struct {
 	named bool
 	stamp stamp
 	s     graphStat
+	out   []int32 // edges from this vertex
 }
 
 // stamp orders first insertions as llvm-xray makes them: it walks all
@@ -87,36 +87,47 @@ func (g *Graph) add(e *Event) error {
 	return err
 }
 
-func (g *Graph) vertex(id int32) *graphVertex {
-	g.seq++
+// vertex returns the index of the vertex of id, touched at st.
+func (g *Graph) vertex(id int32, st stamp) int {
 	i, ok := g.vertIx.get(id)
 	if !ok {
 		i = len(g.verts)
 		g.vertIx.set(id, i)
-		g.verts = append(g.verts, graphVertex{id: id, stamp: stamp{g.curTSC, g.seq}})
+		g.verts = append(g.verts, graphVertex{id: id, stamp: st})
+		return i
 	}
-	v := &g.verts[i]
-	v.stamp = minStamp(v.stamp, stamp{g.curTSC, g.seq})
-	return v
+	if v := &g.verts[i]; cmpStamp(st, v.stamp) < 0 {
+		v.stamp = st
+	}
+	return i
 }
 
-func (g *Graph) edge(from, to int32) *graphEdge {
-	g.seq++
-	if g.edgeIx == nil {
-		g.edgeIx = map[uint64]int{}
+// call records a call of to from from lasting d ticks. It touches the
+// edge, then both vertices, as llvm-xray's graph does.
+func (g *Graph) call(from, to int32, d uint64) {
+	g.seq += 3
+	est := stamp{g.curTSC, g.seq - 2}
+	fi := g.vertex(from, stamp{g.curTSC, g.seq - 1})
+	ti := g.vertex(to, stamp{g.curTSC, g.seq})
+	ei := -1
+	for _, r := range g.verts[fi].out {
+		if g.edges[r].to == to {
+			ei = int(r)
+			break
+		}
 	}
-	key := uint64(uint32(from))<<32 | uint64(uint32(to))
-	i, ok := g.edgeIx[key]
-	if !ok {
-		i = len(g.edges)
-		g.edgeIx[key] = i
-		g.edges = append(g.edges, graphEdge{from: from, to: to, stamp: stamp{g.curTSC, g.seq}})
+	if ei < 0 {
+		ei = len(g.edges)
+		g.edges = append(g.edges, graphEdge{from: from, to: to, stamp: est})
+		g.verts[fi].out = append(g.verts[fi].out, int32(ei))
 	}
-	e := &g.edges[i]
-	e.stamp = minStamp(e.stamp, stamp{g.curTSC, g.seq})
-	g.vertex(from)
-	g.vertex(to)
-	return e
+	e := &g.edges[ei]
+	if cmpStamp(est, e.stamp) < 0 {
+		e.stamp = est
+	}
+	e.lat = append(e.lat, d)
+	updateStat(&e.s, d)
+	updateStat(&g.verts[ti].s, d)
 }
 
 func updateStat(s *graphStat, l uint64) {
@@ -131,14 +142,6 @@ func updateStat(s *graphStat, l uint64) {
 	s.sum += v
 }
 
-// call records a call of to from from lasting d ticks.
-func (g *Graph) call(from, to int32, d uint64) {
-	e := g.edge(from, to)
-	e.lat = append(e.lat, d)
-	updateStat(&e.s, d)
-	updateStat(&g.vertex(to).s, d)
-}
-
 // Add accounts one record. It returns a *CallError for a record it
 // cannot account (the record is then ignored).
 func (g *Graph) Add(e *Event) error {
@@ -148,9 +151,8 @@ func (g *Graph) Add(e *Event) error {
 	switch e.Kind {
 	case EventEnter, EventEnterArg:
 		if e.FuncID != 0 {
-			if v := g.vertex(e.FuncID); !v.named {
-				v.named = true
-			}
+			g.seq++
+			g.verts[g.vertex(e.FuncID, stamp{g.curTSC, g.seq})].named = true
 		}
 		*tsp = append(ts, frame{e.FuncID, e.TSC})
 	case EventExit, EventTailExit:

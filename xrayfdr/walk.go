@@ -37,6 +37,7 @@ func Walk(data []byte, fn func(e *Event) error) error {
 type walker struct {
 	keys []blockKey
 	h    Header
+	slow bool // no fast path (tests)
 }
 
 type blockKey struct {
@@ -99,6 +100,11 @@ func walkBasic(data []byte, fn func(e *Event) error) error {
 }
 
 func (w *walker) walkFDR(data []byte, fn func(e *Event) error) error {
+	if !w.slow {
+		if groups, order, ok := w.fastIndex(data, w.h); ok {
+			return w.fastWalk(data, w.h, groups, order, fn)
+		}
+	}
 	rd := &Reader{}
 	if err := rd.ResetBytes(data); err != nil {
 		return err
