@@ -30,8 +30,8 @@
 // records keeps the log readable (llvm-xray-14 fdr-dump -verify and
 // convert check our edited logs in the tests). It refuses with ErrInvalid
 // what it cannot encode or llvm-xray would misread: a value too wide for
-// its field, a record kind the version lacks, a record outside a buffer of
-// a version 3+ log, an empty event payload.
+// its field, an unknown record kind, EndOfBuffer after version 1, a
+// record outside a buffer of a version 3+ log, an empty event payload.
 //
 // # llvm-xray's outputs
 //

@@ -118,8 +118,8 @@ func invalid(format string, args ...any) error {
 }
 
 // Write appends one record (with its Skipped bytes first). It refuses,
-// with ErrInvalid, a value that does not fit its field, a record kind the
-// log's version cannot hold, and a record llvm-xray would not read where
+// with ErrInvalid, a value that does not fit its field, an unknown record
+// kind, EndOfBuffer after version 1, and a record llvm-xray would not read where
 // it stands (in a version 3+ FDR log, a record before the first
 // BufferExtents record, or Skipped bytes anywhere but before one).
 func (wr *Writer) Write(rec *Record) error {
@@ -217,9 +217,6 @@ func (wr *Writer) appendFDR(rec *Record) error {
 	if rec.Kind == KindEndOfBuffer && wr.h.Version >= 2 {
 		return invalid("EndOfBuffer record in a version %d log", wr.h.Version)
 	}
-	if rec.Kind == KindBufferExtents && wr.h.Version < 2 {
-		return invalid("BufferExtents record in a version 1 log")
-	}
 	event := rec.Kind == KindCustomEvent || rec.Kind == KindTypedEvent
 	if event {
 		if len(rec.Data) == 0 || len(rec.Data) > math.MaxInt32 {
@@ -229,7 +226,7 @@ func (wr *Writer) appendFDR(rec *Record) error {
 			return invalid("event delta %d does not fit 32 bits", rec.Delta)
 		}
 	}
-	if rec.Kind == KindBufferExtents {
+	if rec.Kind == KindBufferExtents && wr.h.Version >= 2 {
 		// the open buffer ends here: unchanged when this record follows
 		// its last one in the file read
 		if rec.Offset != wr.nextOff+int64(len(rec.Skipped)) {
@@ -267,6 +264,9 @@ func (wr *Writer) appendFDR(rec *Record) error {
 		o.PutUint64(b[1:], rec.Arg)
 	case KindBufferExtents:
 		o.PutUint64(b[1:], rec.Extents)
+		if wr.h.Version < 2 {
+			break // version 1 has no extents: llvm-xray reads the record and ignores it
+		}
 		wr.inBuf, wr.hasExtents = true, true
 		wr.ext, wr.body, wr.extents = len(wr.buf)-size, len(wr.buf), rec.Extents
 		wr.nextOff, wr.contig = rec.Offset+int64(size), rec.Offset >= HeaderSize
