@@ -132,11 +132,18 @@ func TestAnalysesGolden(t *testing.T) {
 		t.Run(filepath.Base(golden)+" "+line, func(t *testing.T) {
 			data, ok := logs[logName]
 			if !ok {
-				path := filepath.Join(analysesDir, logName+".xray")
+				path := filepath.Join(analysesDir, logName)
+				if filepath.Ext(logName) == "" {
+					path += ".xray"
+				}
 				if fixture {
 					path = testutil.SharedFixture(t, filepath.Join("xray", strings.TrimPrefix(logName, "fixture:")+".xray"))
 				}
-				data = testutil.ReadFile(t, path)
+				if _, err := os.Stat(path); err != nil {
+					data, _ = readGolden(t, path) // gzip'ed
+				} else {
+					data = testutil.ReadFile(t, path)
+				}
 				logs[logName] = data
 			}
 			var m *InstrMap

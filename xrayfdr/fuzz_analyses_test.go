@@ -11,7 +11,7 @@ import (
 // FuzzAnalyses reads logs with every analysis: no panic, and an error is
 // a *FormatError (the log), a *CallError (a record) or ErrNoCalls.
 func FuzzAnalyses(f *testing.F) {
-	for _, pat := range []string{"testdata/analyses/*.xray", "testdata/*.xray"} {
+	for _, pat := range []string{"testdata/analyses/*.xray", "testdata/analyses/*.yaml", "testdata/*.xray"} {
 		paths, _ := filepath.Glob(pat)
 		for _, p := range paths {
 			if b, err := os.ReadFile(p); err == nil && len(b) <= 64<<10 {

@@ -9,15 +9,18 @@ import (
 )
 
 // Walk calls fn with every function entry and exit and every custom or
-// typed event of the log in data (FDR of any version, or basic mode), one
-// thread after the other, each thread's records in time order. This is
+// typed event of the log in data (FDR of any version, basic mode, or the
+// YAML llvm-xray convert writes), one thread after the other, each
+// thread's records in time order. This is
 // the order the analyses (Account, Stacks, Graph, Profile) need and llvm-xray
 // means to give them: threads come in the order llvm-xray visits them,
 // and the buffers of a thread are put in time order by their wall-clock
 // time and first timestamp, where llvm-xray's comparator (equal for any
 // two buffers written in the same second) leaves them in an order that
 // breaks its call stacks. Basic-mode logs are read in file order, as
-// each thread writes its records in its own order.
+// each thread writes its records in its own order, and YAML traces in
+// file order, as llvm-xray reads them (unless the timestamps of a thread
+// go backwards: then in time order), holding their records in memory.
 //
 // The Event passed to fn is reused: it is valid during the call only.
 // Entries with arguments have Kind EventEnterArg; their arguments and
@@ -48,6 +51,9 @@ type blockKey struct {
 }
 
 func (w *walker) walk(data []byte, fn func(e *Event) error) error {
+	if isYAMLTrace(data) {
+		return w.walkYAML(data, fn)
+	}
 	if len(data) < 4 {
 		return &FormatError{Offset: 0, Err: io.ErrUnexpectedEOF, LLVM: "File too small for XRay."}
 	}

@@ -1,0 +1,205 @@
+package xrayfdr
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+)
+
+// ErrYAMLTrace means a YAML trace (llvm-xray convert's output) that
+// cannot be read; it comes in a *SyntaxError giving the line.
+var ErrYAMLTrace = errors.New("xrayfdr: malformed YAML trace")
+
+// isYAMLTrace reports whether data looks like the YAML llvm-xray convert
+// writes (llvm-xray takes anything that is not a binary log as YAML).
+func isYAMLTrace(data []byte) bool {
+	t := bytes.TrimLeft(data, " \t\r\n")
+	return bytes.HasPrefix(t, []byte("---")) || bytes.HasPrefix(t, []byte("header:"))
+}
+
+// walkYAML walks the records of a YAML trace: in file order, as
+// llvm-xray reads them, unless a thread's timestamps go backwards in the
+// file, in which case all records are put in time order first (stable).
+// The records are held in memory: 48 bytes each.
+func (w *walker) walkYAML(data []byte, fn func(e *Event) error) error {
+	var (
+		evs     []Event
+		inRecs  bool
+		h       Header
+		sorted  = true
+		lastTSC = map[uint64]uint64{}
+	)
+	h.Type = TypeFDR
+	line := 0
+	for len(data) > 0 {
+		line++
+		l := data
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			l, data = data[:i], data[i+1:]
+		} else {
+			data = nil
+		}
+		l = bytes.TrimRight(l, " \r")
+		t := bytes.TrimLeft(l, " ")
+		switch {
+		case len(t) == 0 || t[0] == '#' || bytes.Equal(t, []byte("---")) || bytes.Equal(t, []byte("...")):
+			continue
+		case bytes.Equal(t, []byte("header:")):
+			inRecs = false
+			continue
+		case bytes.HasPrefix(t, []byte("records:")):
+			inRecs = true
+			if rest := bytes.TrimSpace(t[len("records:"):]); len(rest) > 0 && !bytes.Equal(rest, []byte("[]")) {
+				return &SyntaxError{Line: line, Err: fmt.Errorf("%w: records must be a block sequence", ErrYAMLTrace)}
+			}
+			continue
+		}
+		if !inRecs {
+			k, v, ok := bytes.Cut(t, []byte(":"))
+			if !ok {
+				return &SyntaxError{Line: line, Err: fmt.Errorf("%w: %q", ErrYAMLTrace, t)}
+			}
+			v = bytes.TrimSpace(v)
+			var err error
+			switch string(k) {
+			case "version":
+				var n uint64
+				n, err = strconv.ParseUint(string(v), 0, 16)
+				h.Version = uint16(n)
+			case "type":
+				var n uint64
+				n, err = strconv.ParseUint(string(v), 0, 16)
+				h.Type = uint16(n)
+			case "cycle-frequency":
+				h.CycleFrequency, err = strconv.ParseUint(string(v), 0, 64)
+			case "constant-tsc", "nonstop-tsc":
+				var b bool
+				b, err = strconv.ParseBool(string(v))
+				bit := uint32(1)
+				if k[0] == 'n' {
+					bit = 2
+				}
+				if b {
+					h.Flags |= bit
+				}
+			default:
+				err = fmt.Errorf("unknown key %q", k)
+			}
+			if err != nil {
+				return &SyntaxError{Line: line, Err: fmt.Errorf("%w: %v", ErrYAMLTrace, err)}
+			}
+			continue
+		}
+		e, err := parseYAMLRecord(t)
+		if err != nil {
+			return &SyntaxError{Line: line, Err: fmt.Errorf("%w: %v", ErrYAMLTrace, err)}
+		}
+		key := uint64(e.PID)<<32 | uint64(e.TID)
+		if last, ok := lastTSC[key]; ok && e.TSC < last {
+			sorted = false
+		}
+		lastTSC[key] = e.TSC
+		evs = append(evs, e)
+	}
+	w.h = h
+	if !sorted {
+		slices.SortStableFunc(evs, func(a, b Event) int {
+			switch {
+			case a.TSC < b.TSC:
+				return -1
+			case a.TSC > b.TSC:
+				return 1
+			}
+			return 0
+		})
+	}
+	for i := range evs {
+		if err := fn(&evs[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// parseYAMLRecord parses one "- { type: 0, func-id: 1, ... }" line.
+func parseYAMLRecord(l []byte) (Event, error) {
+	var e Event
+	if !bytes.HasPrefix(l, []byte("- {")) || l[len(l)-1] != '}' {
+		return e, errors.New("not a record")
+	}
+	body := l[3 : len(l)-1]
+	seen := 0
+	for len(bytes.TrimSpace(body)) > 0 {
+		body = bytes.TrimLeft(body, " ")
+		i := bytes.Index(body, []byte(": "))
+		if i <= 0 {
+			return e, errors.New("malformed key")
+		}
+		key := string(body[:i])
+		body = bytes.TrimLeft(body[i+2:], " ")
+		if key == "args" {
+			// a flow sequence of numbers
+			if len(body) == 0 || body[0] != '[' {
+				return e, errors.New("args: not a sequence")
+			}
+			j := bytes.IndexByte(body, ']')
+			if j < 0 {
+				return e, errors.New("args: unterminated sequence")
+			}
+			body = bytes.TrimLeft(body[j+1:], " ")
+			if len(body) > 0 && body[0] == ',' {
+				body = body[1:]
+			}
+			continue
+		}
+		val, rest, err := flowScalar(body)
+		if err != nil {
+			return e, fmt.Errorf("%s: %v", key, err)
+		}
+		body = rest
+		var n uint64
+		switch key {
+		case "type", "cpu", "thread", "process", "tsc":
+			bits := map[string]int{"type": 16, "cpu": 16, "thread": 32, "process": 32, "tsc": 64}[key]
+			if n, err = strconv.ParseUint(val, 0, bits); err != nil {
+				return e, fmt.Errorf("%s %q", key, val)
+			}
+		}
+		switch key {
+		case "type":
+			e.RecordType = uint16(n)
+		case "cpu":
+			e.CPU = uint16(n)
+		case "thread":
+			e.TID = uint32(n)
+		case "process":
+			e.PID = uint32(n)
+		case "tsc":
+			e.TSC = n
+			seen |= 4
+		case "func-id":
+			id, err := strconv.ParseInt(val, 0, 32)
+			if err != nil {
+				return e, fmt.Errorf("func-id %q", val)
+			}
+			e.FuncID = int32(id)
+			seen |= 1
+		case "kind":
+			k := slices.Index(eventKindNames[:], val)
+			if k < 0 {
+				return e, fmt.Errorf("kind %q", val)
+			}
+			e.Kind = EventKind(k)
+			seen |= 2
+		case "function", "data":
+		default:
+			return e, fmt.Errorf("unknown key %q", key)
+		}
+	}
+	if seen != 7 {
+		return e, errors.New("func-id, kind or tsc missing")
+	}
+	return e, nil
+}
