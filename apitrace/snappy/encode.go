@@ -65,10 +65,10 @@ func hash4(u uint64) uint32 {
 // MaxEncodedLen(len(src)) bytes from d.
 //
 // It is a greedy LZ77 like the reference compressor's: it probes the hash
-// table at every position (two per step, from one 8-byte load), farther
-// apart the longer it goes without a match, extends a match forward eight
-// bytes at a time and backward into the pending literal, and after each
-// copy tries at once for another copy where it ends.
+// table at every position, two per step from one 8-byte load, farther
+// apart the longer it goes without a match; it extends a match forward
+// eight bytes at a time and backward into the pending literal, and goes on
+// probing where the match ends.
 func (e *Encoder) encodeBlock(out []byte, d int, src []byte) int {
 	t := &e.table
 	src = src[:len(src):len(src)]
@@ -77,34 +77,30 @@ func (e *Encoder) encodeBlock(out []byte, d int, src []byte) int {
 	s := 1
 	cv := load64(src, s)
 	for {
-		var cand int
-		for {
-			// Two positions per step; once 32 bytes have gone by without
-			// a match, the steps grow with the distance, as the reference
-			// compressor's do, so that incompressible input goes fast.
-			next := s + 2 + (s-emitted)>>5
-			if next > sLimit {
-				goto remainder
-			}
-			h0, h1 := hash4(cv), hash4(cv>>8)
-			c0, c1 := int(t[h0]), int(t[h1])
-			t[h0], t[h1] = uint16(s), uint16(s+1)
-			// The candidate is the last position with the same low 16
-			// bits, up to 65535 bytes back; 0 back is the position
-			// itself, an entry left from 65536 bytes back.
-			off := int(uint16(s - c0))
-			cand = s - off
-			if uint32(cv) == load32(src, cand) && off != 0 {
-				break
-			}
+		// Probe s and s+1. A candidate is the last position whose low 16
+		// bits are the entry's, up to 65535 bytes back; 0 back is the
+		// position itself, an entry left from 65536 bytes back.
+		h0, h1 := hash4(cv), hash4(cv>>8)
+		c0, c1 := int(t[h0]), int(t[h1])
+		t[h0], t[h1] = uint16(s), uint16(s+1)
+		off := int(uint16(s - c0))
+		cand := s - off
+		if uint32(cv) != load32(src, cand) || off == 0 {
 			off = int(uint16(s + 1 - c1))
 			cand = s + 1 - off
-			if uint32(cv>>8) == load32(src, cand) && off != 0 {
-				s++
-				break
+			if uint32(cv>>8) != load32(src, cand) || off == 0 {
+				// Once 32 bytes have gone by without a match, the
+				// steps grow with the distance, as the reference
+				// compressor's do, so that incompressible input goes
+				// fast.
+				s += 2 + (s-emitted)>>5
+				if s > sLimit {
+					break
+				}
+				cv = load64(src, s)
+				continue
 			}
-			s = next
-			cv = load64(src, s)
+			s++
 		}
 		// Extend the match backward over the pending literal.
 		for cand > 0 && s > emitted && src[cand-1] == src[s-1] {
@@ -123,58 +119,47 @@ func (e *Encoder) encodeBlock(out []byte, d int, src []byte) int {
 				d = emitLiteral(out, d, src, emitted, s)
 			}
 		}
-		for {
-			// A match of at least 4 bytes at s from cand: extend it.
-			base := s
-			s += 4
-			c := cand + 4
-			for s <= len(src)-8 {
-				if x := load64(src, s) ^ load64(src, c); x != 0 {
-					s += bits.TrailingZeros64(x) >> 3
-					goto extended
-				}
-				s += 8
-				c += 8
+		// Extend the match forward from its first 4 bytes.
+		base := s
+		s += 4
+		cand += 4
+		for s <= len(src)-8 {
+			if x := load64(src, s) ^ load64(src, cand); x != 0 {
+				s += bits.TrailingZeros64(x) >> 3
+				goto extended
 			}
-			for s < len(src) && src[s] == src[c] {
-				s++
-				c++
-			}
-		extended:
-			if off, length := base-cand, s-base; length <= 64 && d+4 <= len(out) {
-				// Either form in one 4-byte store, the spare bytes
-				// overwritten by what follows: the 2-byte one where
-				// length < 12 and off < 2048 (both differences
-				// negative), else the 3-byte one.
-				v, k := uint32(off)<<8|uint32(length-1)<<2|tagCopy2, 3
-				if (length-12)&(off-2048) < 0 {
-					v, k = uint32(off)&0xff<<8|uint32(off>>8)<<5|uint32(length-4)<<2|tagCopy1, 2
-				}
-				binary.LittleEndian.PutUint32(out[d:d+4], v)
-				d += k
-			} else {
-				d = emitCopy(out, d, base-cand, s-base)
-			}
-			emitted = s
-			if s >= sLimit {
-				goto remainder
-			}
-			// Enter the positions just before and at the match's end,
-			// and go on with another copy if the one at the end matches.
-			x := load64(src, s-1)
-			h0, h1 := hash4(x), hash4(x>>8)
-			c1 := int(t[h1])
-			t[h0], t[h1] = uint16(s-1), uint16(s)
-			off := int(uint16(s - c1))
-			cand = s - off
-			if uint32(x>>8) != load32(src, cand) || off == 0 {
-				s++
-				cv = load64(src, s)
-				break
-			}
+			s += 8
+			cand += 8
 		}
+		for s < len(src) && src[s] == src[cand] {
+			s++
+			cand++
+		}
+	extended:
+		if length := s - base; length <= 64 && d+4 <= len(out) {
+			// Either form in one 4-byte store, the spare bytes
+			// overwritten by what follows: the 2-byte one where
+			// length < 12 and off < 2048 (both differences negative),
+			// else the 3-byte one.
+			v, k := uint32(off)<<8|uint32(length-1)<<2|tagCopy2, 3
+			if (length-12)&(off-2048) < 0 {
+				v, k = uint32(off)&0xff<<8|uint32(off>>8)<<5|uint32(length-4)<<2|tagCopy1, 2
+			}
+			binary.LittleEndian.PutUint32(out[d:d+4], v)
+			d += k
+		} else {
+			d = emitCopy(out, d, off, length)
+		}
+		emitted = s
+		if s > sLimit {
+			break
+		}
+		// Enter the position just before the match's end too, then
+		// probe on from the end.
+		x := load64(src, s-1)
+		t[hash4(x)] = uint16(s - 1)
+		cv = x >> 8
 	}
-remainder:
 	if emitted < len(src) {
 		d = emitLiteral(out, d, src, emitted, len(src))
 	}
