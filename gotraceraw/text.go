@@ -339,7 +339,8 @@ func NewTextReader(r io.Reader) (*TextReader, error) {
 }
 
 // Reset makes the TextReader read a new trace from r, keeping its buffers
-// and limits, and reads the header line.
+// and limits, and reads the header line. The zero TextReader is ready for
+// Reset.
 func (r *TextReader) Reset(rd io.Reader) error {
 	if r.buf == nil {
 		r.buf = make([]byte, minBuf)
@@ -446,7 +447,7 @@ func (r *TextReader) nextLine() ([]byte, error) {
 // sticky.
 //
 // The Event and its slices belong to the TextReader and are valid until
-// the next call to Read; Clone keeps one.
+// the next call to Read or Reset; Clone keeps one.
 func (r *TextReader) Read() (*Event, error) {
 	if r.err != nil {
 		return nil, r.err

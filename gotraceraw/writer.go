@@ -144,7 +144,8 @@ func (s *sink) resize(n int) {
 	d := n - s.width
 	end := len(s.buf)
 	if d > 0 {
-		s.buf = append(s.buf, make([]byte, d)...)
+		var room [20]byte // the most a size takes: 20 digits
+		s.buf = append(s.buf, room[:d]...)
 	}
 	copy(s.buf[s.at+n:], s.buf[s.at+s.width:end])
 	s.buf = s.buf[:end+d]
