@@ -69,7 +69,7 @@ func reloadBits(in []byte, pos int, n uint, c uint64) (int, uint, uint64) {
 	}
 	pos -= k
 	n -= uint(k) * 8
-	return pos, n, binary.LittleEndian.Uint64(in[pos:])
+	return pos, n, binary.LittleEndian.Uint64(in[pos : pos+8])
 }
 
 // overflow reports whether more bits were consumed than the stream holds.

@@ -42,7 +42,7 @@ func (z *Reader) execute(src []byte, nseq int, lits, wide []byte) (int, error) {
 		if pos >= 8 {
 			pos -= int(n >> 3)
 			n &= 7
-			c = binary.LittleEndian.Uint64(in[pos:])
+			c = binary.LittleEndian.Uint64(in[pos : pos+8])
 		} else {
 			pos, n, c = reloadBits(in, pos, n, c)
 		}
@@ -56,7 +56,7 @@ func (z *Reader) execute(src []byte, nseq int, lits, wide []byte) (int, error) {
 			if pos >= 8 {
 				pos -= int(n >> 3)
 				n &= 7
-				c = binary.LittleEndian.Uint64(in[pos:])
+				c = binary.LittleEndian.Uint64(in[pos : pos+8])
 			} else {
 				pos, n, c = reloadBits(in, pos, n, c)
 			}
@@ -108,10 +108,10 @@ func (z *Reader) execute(src []byte, nseq int, lits, wide []byte) (int, error) {
 		}
 		// Literals.
 		if ll <= 16 && lp+16 <= len(wide) {
-			*(*[16]byte)(out[op:]) = *(*[16]byte)(wide[lp:])
+			*(*[16]byte)(out[op : op+16]) = *(*[16]byte)(wide[lp : lp+16])
 		} else if ll <= 128 && lp+128 <= len(wide) {
 			for j := 0; j < ll; j += 16 {
-				*(*[16]byte)(out[op+j:]) = *(*[16]byte)(wide[lp+j:])
+				*(*[16]byte)(out[op+j : op+j+16]) = *(*[16]byte)(wide[lp+j : lp+j+16])
 			}
 		} else {
 			copy(out[op:op+ll], lits[lp:lp+ll])
@@ -130,26 +130,26 @@ func (z *Reader) execute(src []byte, nseq int, lits, wide []byte) (int, error) {
 			// so both halves are loaded before either is stored (a load
 			// overlapping a store just made would stall).
 			if ml <= 16 {
-				*(*[16]byte)(out[op:]) = *(*[16]byte)(out[m:])
+				*(*[16]byte)(out[op : op+16]) = *(*[16]byte)(out[m : m+16])
 			} else if ml <= 32 {
-				a, b := *(*[16]byte)(out[m:]), *(*[16]byte)(out[m+16:])
-				*(*[16]byte)(out[op:]) = a
-				*(*[16]byte)(out[op+16:]) = b
+				a, b := *(*[16]byte)(out[m : m+16]), *(*[16]byte)(out[m+16 : m+16+16])
+				*(*[16]byte)(out[op : op+16]) = a
+				*(*[16]byte)(out[op+16 : op+16+16]) = b
 			} else if ml <= 128 {
 				// off >= ml > 32: no chunk reads what another wrote.
 				for j := 0; j < ml; j += 16 {
-					*(*[16]byte)(out[op+j:]) = *(*[16]byte)(out[m+j:])
+					*(*[16]byte)(out[op+j : op+j+16]) = *(*[16]byte)(out[m+j : m+j+16])
 				}
 			} else {
 				copy(out[op:op+ml], out[m:m+ml])
 			}
 		case off >= 16:
 			for j := 0; j < ml; j += 16 {
-				*(*[16]byte)(out[op+j:]) = *(*[16]byte)(out[m+j:])
+				*(*[16]byte)(out[op+j : op+j+16]) = *(*[16]byte)(out[m+j : m+j+16])
 			}
 		case off >= 8:
 			for j := 0; j < ml; j += 8 {
-				*(*[8]byte)(out[op+j:]) = *(*[8]byte)(out[m+j:])
+				*(*[8]byte)(out[op+j : op+j+8]) = *(*[8]byte)(out[m+j : m+j+8])
 			}
 		default:
 			copyShort(out, op, m, ml, off)
@@ -187,6 +187,6 @@ func copyShort(out []byte, op, m, ml, off int) {
 		out[op+j] = out[m+j]
 	}
 	for ; j < ml; j += 8 {
-		*(*[8]byte)(out[op+j:]) = *(*[8]byte)(out[op+j-d:])
+		*(*[8]byte)(out[op+j : op+j+8]) = *(*[8]byte)(out[op+j-d : op+j-d+8])
 	}
 }

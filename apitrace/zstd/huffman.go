@@ -213,7 +213,7 @@ func decode1X(dst, src []byte, t *hufTable, pad *[8]byte) error {
 	for pos >= 8 && op+4 <= len(dst) {
 		pos -= int(n >> 3)
 		n &= 7
-		c = binary.LittleEndian.Uint64(in[pos:])
+		c = binary.LittleEndian.Uint64(in[pos : pos+8])
 		// 4 symbols of at most 11 bits fit in the 57 bits available.
 		e := t.entries[(c<<n>>shift)&(1<<maxHuffBits-1)]
 		n += uint(e >> 8)
@@ -277,16 +277,16 @@ func decode4X(dst, src []byte, t *hufTable, pad *[4][8]byte) error {
 	for p1 >= 8 && p2 >= 8 && p3 >= 8 && p4 >= 8 && op+4 <= last {
 		p1 -= int(n1 >> 3)
 		n1 &= 7
-		c1 = binary.LittleEndian.Uint64(in1[p1:])
+		c1 = binary.LittleEndian.Uint64(in1[p1 : p1+8])
 		p2 -= int(n2 >> 3)
 		n2 &= 7
-		c2 = binary.LittleEndian.Uint64(in2[p2:])
+		c2 = binary.LittleEndian.Uint64(in2[p2 : p2+8])
 		p3 -= int(n3 >> 3)
 		n3 &= 7
-		c3 = binary.LittleEndian.Uint64(in3[p3:])
+		c3 = binary.LittleEndian.Uint64(in3[p3 : p3+8])
 		p4 -= int(n4 >> 3)
 		n4 &= 7
-		c4 = binary.LittleEndian.Uint64(in4[p4:])
+		c4 = binary.LittleEndian.Uint64(in4[p4 : p4+8])
 		o1, o2, o3, o4 := d1[op:op+4], d2[op:op+4], d3[op:op+4], d4[op:op+4]
 		for i := 0; i < 4; i++ {
 			e1 := ent[(c1<<(n1&63)>>shift)&m]
