@@ -112,6 +112,9 @@ func (w *walker) fastIndex(data []byte, h Header) ([]fastGroup, []int, bool) {
 		groups[gi].blocks = append(groups[gi].blocks, b)
 		pos = end
 	}
+	if len(groups) == 0 {
+		return nil, nil, false // llvm-xray's reading of an empty log is the general path's
+	}
 	var order []int
 	keys.each(func(_ [2]int32, i int) { order = append(order, i) })
 	return groups, order, true
