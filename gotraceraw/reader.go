@@ -322,7 +322,7 @@ func (r *Reader) decode(b []byte) (Event, int, error) {
 			return 0, errShort
 		}
 		if n < 0 {
-			return 0, fmt.Errorf("%v: %w", t, ErrOverflow)
+			return 0, fmt.Errorf("%w in %v", ErrOverflow, t)
 		}
 		if n > 1 && b[p+n-1] == 0 {
 			padded = true

@@ -143,6 +143,9 @@ func TestBadEvents(t *testing.T) {
 			if off, ok := errOffset(err); !ok || off != tc.off {
 				t.Errorf("%s: %v: offset %d, want %d", tc.name, err, off, tc.off)
 			}
+			if strings.Count(err.Error(), "gotraceraw") != 1 {
+				t.Errorf("%s: %q does not name the package once", tc.name, err)
+			}
 		}
 	}
 }

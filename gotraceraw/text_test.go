@@ -127,6 +127,9 @@ func TestTextErrors(t *testing.T) {
 		if !errors.As(err, &se) || se.Line != tc.line {
 			t.Errorf("%q: %v: want line %d", tc.text, err, tc.line)
 		}
+		if strings.Count(err.Error(), "gotraceraw") != 1 {
+			t.Errorf("%q: %q does not name the package once", tc.text, err)
+		}
 	}
 	// Limits.
 	r, err := NewTextReader(strings.NewReader(body + "String id=1\n\tdata=\"abcdef\"\n"))
