@@ -382,13 +382,6 @@ func (g *Graph) WriteDOT(w io.Writer, m *InstrMap, f GraphFormat) error {
 	return bw.Flush()
 }
 
-func minStamp(a, b stamp) stamp {
-	if cmpStamp(b, a) < 0 {
-		return b
-	}
-	return a
-}
-
 func cmpStamp(a, b stamp) int {
 	if c := cmp.Compare(a.tsc, b.tsc); c != 0 {
 		return c
