@@ -31,6 +31,33 @@ import (
 //
 // Walk holds the per-buffer index of the log (a few words per thread
 // buffer); it does not copy records.
+//
+// # The analyses and llvm-xray 14
+//
+// Account, Stacks and Graph print what llvm-xray 14's account, stack and
+// graph print, byte for byte, wherever llvm-xray succeeds: the same
+// pairing of entries and exits, figures, number formats, and row order
+// (its hash tables' order and libstdc++'s sort are reproduced, so ties come
+// out alike). They differ where llvm-xray fails or is wrong:
+//
+//   - Buffers of one thread are walked in time order. llvm-xray's order
+//     treats all buffers written in the same second as equal, so its walk
+//     meets a thread's records out of order and fails ("empty stack") or
+//     pairs the wrong calls, differently from run to run.
+//   - account refuses a record earlier than the first record of its
+//     thread; llvm-xray compares with the first record of the whole log,
+//     so it fails on most multi-threaded logs.
+//   - YAML traces of any header version are read (llvm-xray reads only
+//     version 1, not what its own convert writes).
+//   - stack's flame format prints each stack's total time, callees
+//     included (llvm-project issue 63676), so flamegraph.pl counts callees
+//     twice; Stacks.WriteFoldedSelf prints self times, which it draws
+//     right.
+//   - account --sort=func leaves rows in hash order, as llvm-xray 14 does
+//     (it never implemented that sort).
+//   - graph colors by a figure that is zero everywhere with the lightest
+//     color (llvm-xray's result is undefined).
+//   - The messages about records that cannot be accounted differ.
 func Walk(data []byte, fn func(e *Event) error) error {
 	var w walker
 	return w.walk(data, fn)
