@@ -78,6 +78,9 @@ func (a *Account) add(e *Event) error {
 // Add accounts one record. It returns a *CallError for a record it
 // cannot account (the record is then ignored).
 func (a *Account) Add(e *Event) error {
+	if e == nil {
+		return errNilEvent
+	}
 	t, _ := a.th.get(e.TID)
 	if !t.started {
 		t.started, t.first = true, e.TSC
@@ -270,6 +273,9 @@ func (a *Account) sortedStats(f AccountFormat) ([]FuncStats, error) {
 // WriteText prints the figures as llvm-xray account does, naming
 // functions with m (nil: "#id"), as llvm-xray's symbolizer does.
 func (a *Account) WriteText(w io.Writer, m *InstrMap, f AccountFormat) error {
+	if w == nil {
+		return errNilWriter
+	}
 	rows, err := a.sortedStats(f)
 	if err != nil {
 		return err
@@ -306,6 +312,9 @@ func (a *Account) WriteText(w io.Writer, m *InstrMap, f AccountFormat) error {
 
 // WriteCSV prints the figures as llvm-xray account --format=csv does.
 func (a *Account) WriteCSV(w io.Writer, m *InstrMap, f AccountFormat) error {
+	if w == nil {
+		return errNilWriter
+	}
 	rows, err := a.sortedStats(f)
 	if err != nil {
 		return err

@@ -660,3 +660,17 @@ func TestFastWalk(t *testing.T) {
 		t.Errorf("the fast path took %d logs", fast)
 	}
 }
+
+func TestAnalysesZeroValues(t *testing.T) {
+	testutil.CheckZeroValue(t, new(Account))
+	testutil.CheckZeroValue(t, new(Stacks))
+	testutil.CheckZeroValue(t, new(Graph))
+	testutil.CheckZeroValue(t, new(Profile))
+	testutil.CheckZeroValue(t, new(CallError), "Unwrap")
+	testutil.CheckZeroValue(t, new(Event))
+	// a zero analysis prints an empty report
+	var b bytes.Buffer
+	if err := new(Account).WriteText(&b, nil, AccountFormat{}); err != nil || !strings.HasPrefix(b.String(), "Functions with latencies: 0\n") {
+		t.Errorf("%v %q", err, b.String())
+	}
+}

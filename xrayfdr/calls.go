@@ -15,6 +15,9 @@ var (
 	ErrTimeOrder = errors.New("xrayfdr: record before the first record of its thread")
 	// ErrNoCalls means a log in which no function call was completed.
 	ErrNoCalls = errors.New("xrayfdr: no instrumented calls were accounted in the input")
+
+	errNilEvent  = errors.New("xrayfdr: nil event")
+	errNilWriter = errors.New("xrayfdr: nil writer")
 )
 
 // CallError reports a record an analysis cannot account for. With
@@ -29,6 +32,9 @@ type CallError struct {
 }
 
 func (e *CallError) Error() string {
+	if e.Err == nil {
+		return "xrayfdr: call error"
+	}
 	return "xrayfdr: thread " + strconv.FormatUint(uint64(e.Event.TID), 10) +
 		": " + e.Event.Kind.String() + " of function " + strconv.Itoa(int(e.Event.FuncID)) +
 		" at tsc " + strconv.FormatUint(e.Event.TSC, 10) + ": " + trimPkg(e.Err.Error())

@@ -145,6 +145,9 @@ func updateStat(s *graphStat, l uint64) {
 // Add accounts one record. It returns a *CallError for a record it
 // cannot account (the record is then ignored).
 func (g *Graph) Add(e *Event) error {
+	if e == nil {
+		return errNilEvent
+	}
 	g.curTSC = e.TSC
 	tsp, _ := g.th.get(e.TID)
 	ts := *tsp
@@ -269,6 +272,9 @@ func validField(f GraphField) bool {
 // WriteDOT prints the graph in Graphviz's DOT language as llvm-xray graph
 // does, naming functions with m.
 func (g *Graph) WriteDOT(w io.Writer, m *InstrMap, f GraphFormat) error {
+	if w == nil {
+		return errNilWriter
+	}
 	for _, x := range []GraphField{f.EdgeLabel, f.VertexLabel, f.EdgeColor, f.VertexColor} {
 		if !validField(x) {
 			return fmt.Errorf("xrayfdr: unknown graph field %q", x)

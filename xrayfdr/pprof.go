@@ -87,6 +87,9 @@ func (p *Profile) node(parent, id int32) int32 {
 
 // Add accounts one record, as Account.Add does.
 func (p *Profile) Add(e *Event) error {
+	if e == nil {
+		return errNilEvent
+	}
 	t, _ := p.th.get(e.TID)
 	if !t.started {
 		t.started, t.first = true, e.TSC
@@ -164,6 +167,9 @@ func ticksToNanos(t, freq uint64) int64 {
 // the default. Functions are named with m as InstrMap.Name names them
 // (demangled).
 func (p *Profile) WriteProfile(w io.Writer, m *InstrMap) error {
+	if w == nil {
+		return errNilWriter
+	}
 	var strs []string
 	strIdx := map[string]int64{}
 	str := func(s string) int64 {

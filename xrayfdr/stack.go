@@ -80,6 +80,9 @@ func (s *Stacks) threadRoots(tid uint32) int {
 // Add accounts one record. It returns a *CallError for an exit with no
 // matching entry (after unwinding the thread's stack as llvm-xray does).
 func (s *Stacks) Add(e *Event) error {
+	if e == nil {
+		return errNilEvent
+	}
 	tsp, _ := s.th.get(e.TID)
 	ts := *tsp
 	switch e.Kind {
@@ -221,6 +224,9 @@ func (s *Stacks) rootOrder() []int {
 // the most calls, as llvm-xray stack does (--per-thread-stacks,
 // --aggregate-threads from f).
 func (s *Stacks) WriteTop(w io.Writer, m *InstrMap, f StackFormat) error {
+	if w == nil {
+		return errNilWriter
+	}
 	names := newFuncNames(m)
 	bw := bufio.NewWriter(w)
 	switch {
@@ -347,6 +353,9 @@ func padRight(b, s []byte, w int) []byte {
 // callees to their callers again, so their time counts twice there: use
 // WriteFoldedSelf for flame graphs.
 func (s *Stacks) WriteFlame(w io.Writer, m *InstrMap, f StackFormat) error {
+	if w == nil {
+		return errNilWriter
+	}
 	names := newFuncNames(m)
 	bw := bufio.NewWriter(w)
 	var b []byte
@@ -377,6 +386,9 @@ func (s *Stacks) WriteFlame(w io.Writer, m *InstrMap, f StackFormat) error {
 // total time, so the graph is drawn right. Stacks with a zero value are
 // left out.
 func (s *Stacks) WriteFoldedSelf(w io.Writer, m *InstrMap, f StackFormat) error {
+	if w == nil {
+		return errNilWriter
+	}
 	names := newFuncNames(m)
 	bw := bufio.NewWriter(w)
 	var b []byte
