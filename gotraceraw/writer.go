@@ -75,9 +75,10 @@ func (s *sink) usable() error {
 func (s *sink) reset(w io.Writer, h Header) error {
 	buf := s.buf
 	if buf == nil {
-		// Room for the output held back and a whole batch of the most
-		// bytes Go's parser reads, the open one.
-		buf = make([]byte, 0, flushAt+MaxBatchSize+4096)
+		// It grows to hold the output held back and the open batch
+		// (flushAt and MaxBatchSize bytes, a batch's text for a
+		// TextWriter): a small trace needs less.
+		buf = make([]byte, 0, 8<<10)
 	}
 	*s = sink{buf: buf[:0]}
 	if !h.Version.Valid() {
