@@ -59,7 +59,8 @@ type graphVertex struct {
 	named bool
 	stamp stamp
 	s     graphStat
-	out   []int32 // edges from this vertex
+	out   []int32         // edges from this vertex
+	outIx map[int32]int32 // callee -> edge, once there are many
 }
 
 // stamp orders first insertions as llvm-xray makes them: it walks all
@@ -110,16 +111,33 @@ func (g *Graph) call(from, to int32, d uint64) {
 	fi := g.vertex(from, stamp{g.curTSC, g.seq - 1})
 	ti := g.vertex(to, stamp{g.curTSC, g.seq})
 	ei := -1
-	for _, r := range g.verts[fi].out {
-		if g.edges[r].to == to {
+	fv := &g.verts[fi]
+	if fv.outIx != nil {
+		if r, ok := fv.outIx[to]; ok {
 			ei = int(r)
-			break
+		}
+	} else {
+		for _, r := range fv.out {
+			if g.edges[r].to == to {
+				ei = int(r)
+				break
+			}
 		}
 	}
 	if ei < 0 {
 		ei = len(g.edges)
 		g.edges = append(g.edges, graphEdge{from: from, to: to, stamp: est})
-		g.verts[fi].out = append(g.verts[fi].out, int32(ei))
+		fv.out = append(fv.out, int32(ei))
+		switch {
+		case fv.outIx != nil:
+			fv.outIx[to] = int32(ei)
+		case len(fv.out) > 16:
+			// many callees: a map keeps the lookups constant
+			fv.outIx = make(map[int32]int32, 2*len(fv.out))
+			for _, r := range fv.out {
+				fv.outIx[g.edges[r].to] = r
+			}
+		}
 	}
 	e := &g.edges[ei]
 	if cmpStamp(est, e.stamp) < 0 {

@@ -2,7 +2,9 @@ package xrayfdr
 
 import (
 	"bufio"
+	"cmp"
 	"io"
+	"slices"
 	"strconv"
 )
 
@@ -27,7 +29,7 @@ type Stacks struct {
 
 	roots    llvmMap[uint32] // thread id -> index in rootVecs, in llvm-xray's order
 	rootTIDs []uint32
-	rootVecs [][]*stackNode
+	rootVecs []*stackNode // per thread: a node whose callees are the roots
 	th       threads[[]stackFrame]
 	lastExit bool
 	w        walker
@@ -38,6 +40,7 @@ type stackNode struct {
 	id      int32
 	parent  *stackNode
 	callees []*stackNode
+	byID    map[int32]*stackNode // callees, once there are many
 	// durations of the calls that ended with this stack innermost
 	// (terminal) or unwound through it (intermediate)
 	termN, interN     uint64
@@ -71,7 +74,7 @@ func (s *Stacks) Empty() bool { return len(s.rootVecs) == 0 }
 func (s *Stacks) threadRoots(tid uint32) int {
 	i, fresh := s.roots.insert(tid, hashInt(tid), len(s.rootVecs))
 	if fresh {
-		s.rootVecs = append(s.rootVecs, nil)
+		s.rootVecs = append(s.rootVecs, &stackNode{})
 		s.rootTIDs = append(s.rootTIDs, tid)
 	}
 	return i
@@ -89,32 +92,20 @@ func (s *Stacks) Add(e *Event) error {
 	case EventEnter, EventEnterArg:
 		s.lastExit = false
 		if len(ts) == 0 {
-			ri := s.threadRoots(e.TID)
-			var root *stackNode
-			for _, n := range s.rootVecs[ri] {
-				if n.id == e.FuncID {
-					root = n
-					break
-				}
-			}
+			roots := s.rootVecs[s.threadRoots(e.TID)]
+			root := roots.callee(e.FuncID)
 			if root == nil {
-				root = &stackNode{id: e.FuncID}
-				s.rootVecs[ri] = append(s.rootVecs[ri], root)
+				root = &stackNode{id: e.FuncID} // no parent: a root
+				roots.addCallee(root)
 			}
 			*tsp = append(ts, stackFrame{root, e.TSC})
 			return nil
 		}
 		top := ts[len(ts)-1].n
-		var callee *stackNode
-		for _, n := range top.callees {
-			if n.id == e.FuncID {
-				callee = n
-				break
-			}
-		}
+		callee := top.callee(e.FuncID)
 		if callee == nil {
 			callee = &stackNode{id: e.FuncID, parent: top}
-			top.callees = append(top.callees, callee)
+			top.addCallee(callee)
 		}
 		*tsp = append(ts, stackFrame{callee, e.TSC})
 	case EventExit, EventTailExit:
@@ -148,6 +139,34 @@ func (s *Stacks) Add(e *Event) error {
 		return err
 	}
 	return nil
+}
+
+// callee finds the callee of n for function id: a scan while there are
+// few, a map past that (a log with many functions under one caller
+// stays linear).
+func (n *stackNode) callee(id int32) *stackNode {
+	if n.byID != nil {
+		return n.byID[id]
+	}
+	for _, c := range n.callees {
+		if c.id == id {
+			return c
+		}
+	}
+	return nil
+}
+
+func (n *stackNode) addCallee(c *stackNode) {
+	n.callees = append(n.callees, c)
+	switch {
+	case n.byID != nil:
+		n.byID[c.id] = c
+	case len(n.callees) > 16:
+		n.byID = make(map[int32]*stackNode, 2*len(n.callees))
+		for _, c := range n.callees {
+			n.byID[c.id] = c
+		}
+	}
 }
 
 func (s *Stacks) callError(e *Event, ts []stackFrame) *CallError {
@@ -194,22 +213,34 @@ func mergeNodes(l, r *stackNode, parent *stackNode) *stackNode {
 	return n
 }
 
+// mergedRoots merges the roots of all threads as llvm-xray does: a root
+// of a function met before is merged with it, and the merged node moves
+// to the end of the list.
 func (s *Stacks) mergedRoots() []*stackNode {
-	var merged []*stackNode
+	type entry struct {
+		n   *stackNode
+		seq int
+	}
+	byID := map[int32]*entry{}
+	seq := 0
 	for _, i := range s.rootOrder() {
-		for _, n := range s.rootVecs[i] {
-			j := 0
-			for j < len(merged) && merged[j].id != n.id {
-				j++
+		for _, n := range s.rootVecs[i].callees {
+			seq++
+			if e, ok := byID[n.id]; ok {
+				e.n, e.seq = mergeNodes(e.n, n, nil), seq
+			} else {
+				byID[n.id] = &entry{n, seq}
 			}
-			if j == len(merged) {
-				merged = append(merged, n)
-				continue
-			}
-			m := mergeNodes(merged[j], n, nil)
-			merged = append(merged, m)
-			merged = append(merged[:j], merged[j+1:]...)
 		}
+	}
+	es := make([]*entry, 0, len(byID))
+	for _, e := range byID {
+		es = append(es, e)
+	}
+	slices.SortFunc(es, func(a, b *entry) int { return cmp.Compare(a.seq, b.seq) })
+	merged := make([]*stackNode, len(es))
+	for i, e := range es {
+		merged[i] = e.n
 	}
 	return merged
 }
@@ -235,13 +266,13 @@ func (s *Stacks) WriteTop(w io.Writer, m *InstrMap, f StackFormat) error {
 	case f.PerThread:
 		for _, i := range s.rootOrder() {
 			bw.WriteString("Thread " + strconv.FormatUint(uint64(s.rootTIDs[i]), 10) + ":\n")
-			printTop(bw, names, s.rootVecs[i])
+			printTop(bw, names, s.rootVecs[i].callees)
 			bw.WriteString("\n")
 		}
 	default:
 		var all []*stackNode
 		for _, i := range s.rootOrder() {
-			all = append(all, s.rootVecs[i]...)
+			all = append(all, s.rootVecs[i].callees...)
 		}
 		printTop(bw, names, all)
 	}
@@ -444,7 +475,7 @@ func (s *Stacks) eachStack(f StackFormat, fn func(tid uint32, thread bool, n *st
 		return
 	}
 	for _, i := range s.rootOrder() {
-		visit(s.rootVecs[i], s.rootTIDs[i], true)
+		visit(s.rootVecs[i].callees, s.rootTIDs[i], true)
 	}
 }
 
