@@ -8,7 +8,9 @@
 // apitrace's --calls syntax ("0-100,200-/2,*/frame", "@file"), numbered as
 // in IN. A call is kept when both say so.
 //
-// OUT is written in IN's container (snappy or gzip) with IN's header. The
+// OUT is written in IN's container (snappy or gzip; snappy, apitrace's own,
+// for a container the package cannot write, with a note on stderr) with
+// IN's header. The
 // kept calls are numbered from 0 in the order `apitrace dump IN` prints
 // them, so that `apitrace dump OUT` prints exactly the kept calls, in the
 // same order, none of them incomplete that was complete in IN. Each call is
@@ -64,7 +66,7 @@ func run(args []string, stderr io.Writer) int {
 		f.calls = set
 	}
 	in, out := c.Flags.Arg(0), c.Flags.Arg(1)
-	if err := copyCalls(in, out, &f); err != nil {
+	if err := copyCalls(in, out, &f, stderr); err != nil {
 		var fe *fileError
 		if errors.As(err, &fe) {
 			return c.Failf(fe.name, fe.err)
@@ -103,7 +105,7 @@ func (e *fileError) Unwrap() error { return e.err }
 // copyCalls writes the calls of in that f keeps to a new trace out. When
 // in turns out damaged, the calls before the damage are written and the
 // damage is reported.
-func copyCalls(in, out string, f *filter) error {
+func copyCalls(in, out string, f *filter, stderr io.Writer) error {
 	src, err := os.Open(in)
 	if err != nil {
 		return &fileError{in, err}
@@ -118,7 +120,12 @@ func copyCalls(in, out string, f *filter) error {
 		return &fileError{out, err}
 	}
 	bw := bufio.NewWriterSize(dst, 1<<20)
-	w, err := apitrace.NewCallWriter(bw, cr.Header())
+	h := cr.Header()
+	if h.Container != apitrace.Snappy && h.Container != apitrace.Gzip {
+		fmt.Fprintf(stderr, "apitracefilter: %s: written as snappy (%v is read, not written)\n", out, h.Container)
+		h.Container = apitrace.Snappy
+	}
+	w, err := apitrace.NewCallWriter(bw, h)
 	if err != nil {
 		dst.Close()
 		return &fileError{out, err}
