@@ -5,7 +5,6 @@ import (
 	"compress/gzip"
 	"encoding/binary"
 	"errors"
-	"fmt"
 	"io"
 	"slices"
 
@@ -178,10 +177,12 @@ func openContainer(r io.Reader, old source, maxChunk int) (source, Container, er
 		}
 		return nil, 0, err
 	}
+	read := 2
 	c, ok := Detect(head[:2])
 	if !ok || c == Zstd {
 		m, _ := io.ReadFull(r, head[2:4])
-		c, ok = Detect(head[:2+m])
+		read += m
+		c, ok = Detect(head[:read])
 		if !ok {
 			return nil, 0, io.ErrUnexpectedEOF
 		}
@@ -213,7 +214,8 @@ func openContainer(r io.Reader, old source, maxChunk int) (source, Container, er
 		return g, c, nil
 	}
 	if c == Zstd {
-		return nil, c, fmt.Errorf("%w: zstd (written by apitrace master); convert it to snappy with `apitrace repack IN OUT`", ErrContainer)
+		return openZstd(r, head[:read], old, maxChunk)
 	}
-	return nil, c, fmt.Errorf("%w: brotli (or not a trace: brotli has no magic bytes); convert it to snappy with `apitrace repack IN OUT`", ErrContainer)
+	src, err := openBrotli(r, head[:read], old)
+	return src, c, err
 }

@@ -129,9 +129,6 @@ func TestDumpSharedFixtures(t *testing.T) {
 			continue
 		}
 		t.Run(base, func(t *testing.T) {
-			if strings.HasSuffix(trace, ".brotli") {
-				t.Skip("Brotli containers are recognised but not read")
-			}
 			opts, _, _, err := ParseDumpArgs(args)
 			if err != nil {
 				t.Fatal(err)

@@ -5,27 +5,29 @@ import (
 	"io"
 )
 
-// Position is a place between two events of a snappy trace where reading
-// can resume, as qapitrace's bookmarks are: the file offset of a chunk
-// header, the offset in that chunk's decompressed bytes, plus the stream
-// offset and the number the next enter event gets (call numbers are
-// implicit in the stream).
+// Position is a place between two events of a snappy or seekable zstd
+// trace where reading can resume, as qapitrace's bookmarks are: the file
+// offset of a chunk header (of a zstd frame), the offset in that chunk's
+// decompressed bytes, plus the stream offset and the number the next enter
+// event gets (call numbers are implicit in the stream).
 type Position struct {
-	Chunk   int64  // file offset of the chunk header
+	Chunk   int64  // file offset of the chunk header or zstd frame
 	InChunk int    // offset in the chunk's decompressed bytes
 	Offset  int64  // offset in the decompressed stream
 	Call    uint64 // number of the next enter event
 }
 
-// ErrSeek reports a Seek the Reader cannot do: a gzip trace (its stream
-// has no restart points), an input that is no io.Seeker, or a position
-// that does not fall in a chunk.
+// ErrSeek reports a Seek the Reader cannot do: a gzip, Brotli or plain zstd
+// trace (their streams have no restart points), an input that is no
+// io.Seeker, or a position that does not fall in a chunk.
 var ErrSeek = errors.New("apitrace: cannot seek")
 
-// Position returns the position of the next event. ok is false for a gzip
-// trace, which cannot be resumed in the middle.
+// Position returns the position of the next event. ok is false unless the
+// trace is snappy or seekable zstd: the others cannot be resumed in the
+// middle.
 func (r *Reader) Position() (p Position, ok bool) {
-	if _, isSnappy := r.src.(*snappySource); !isSnappy {
+	rs, ok := r.src.(resumable)
+	if !ok {
 		return Position{}, false
 	}
 	off := r.Offset()
@@ -33,7 +35,7 @@ func (r *Reader) Position() (p Position, ok bool) {
 	if len(r.chunks) == 0 {
 		// Nothing read since the header's chunk ran out: the next
 		// event starts the next chunk.
-		p.Chunk = r.src.(*snappySource).off
+		p.Chunk = rs.nextChunk()
 		return p, true
 	}
 	c := r.chunks[0]
@@ -53,26 +55,22 @@ func (r *Reader) Position() (p Position, ok bool) {
 // before or after the current position as long as the Reader has read
 // every signature defined before p — which is why positions come from a
 // Reader that read past them (see CallReader.Index). The input must be an
-// io.Seeker; only snappy traces can seek.
+// io.Seeker; only snappy and seekable zstd traces can seek. A seekable zstd
+// trace decodes from the frame holding p, not from the start.
 func (r *Reader) Seek(p Position) error {
 	if r.src == nil {
 		return ErrNotOpen
 	}
-	s, ok := r.src.(*snappySource)
+	s, ok := r.src.(resumable)
 	if !ok {
 		return ErrSeek
 	}
-	sk, ok := s.r.(io.Seeker)
-	if !ok {
+	if p.InChunk < 0 || p.Offset < int64(p.InChunk) {
 		return ErrSeek
 	}
-	if p.Chunk < 2 || p.InChunk < 0 || p.Offset < int64(p.InChunk) {
-		return ErrSeek
-	}
-	if _, err := sk.Seek(p.Chunk, io.SeekStart); err != nil {
+	if err := s.seekChunk(p.Chunk, p.Offset-int64(p.InChunk)); err != nil {
 		return err
 	}
-	s.off, s.last, s.done = p.Chunk, p.Chunk, false
 	r.buf = r.buf[:0]
 	r.pos = 0
 	r.base = p.Offset - int64(p.InChunk)
@@ -111,7 +109,7 @@ type Index struct {
 // Index reads every remaining call and returns where each frame starts,
 // leaving the CallReader at the end of the trace, with every signature
 // known, so that SeekFrame can go anywhere. Memory use is that of reading
-// plus one Position per frame. It needs a snappy trace.
+// plus one Position per frame. It needs a snappy or seekable zstd trace.
 func (c *CallReader) Index() (*Index, error) {
 	if c.r.src == nil {
 		return nil, ErrNotOpen

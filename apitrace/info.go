@@ -29,7 +29,8 @@ type Info struct {
 	FileName string `json:"FileName,omitempty"`
 	// ContainerVersion is apitrace's name for the semantic version.
 	ContainerVersion uint64
-	// ContainerType is "Snappy", "ZLib" (gzip), "Brotli" or "Zstd".
+	// ContainerType is "Snappy", "ZLib" (gzip), "Brotli", "Zstandard
+	// (seekable)" (apitrace master's name) or "Zstandard".
 	ContainerType string
 	// API is guessed, as apitrace does, from the first function whose name
 	// starts with glX, wgl, CGL (OpenGL), egl (EGL), or Direct, D3D, Create
@@ -99,7 +100,12 @@ func infoContainer(c Container) string {
 	case Brotli:
 		return "Brotli"
 	case Zstd:
-		return "Zstd"
+		// apitrace master names only its seekable reader's container
+		// (lib/trace/trace_file_zstd_seekable.cpp); this is the same
+		// name without the qualifier.
+		return "Zstandard"
+	case ZstdSeekable:
+		return "Zstandard (seekable)"
 	}
 	return c.String()
 }
@@ -116,6 +122,16 @@ func (c *infoCounter) Read(p []byte) (int, error) {
 	return n, err
 }
 
+// infoSeekCounter is an infoCounter that also seeks and reads at offsets,
+// so that a seekable zstd trace is read through its seek table. The bytes
+// read at offsets are not counted: reading what is left at the end counts
+// them.
+type infoSeekCounter struct {
+	infoCounter
+	io.ReaderAt
+	io.Seeker
+}
+
 // ReadInfo reads a whole trace from r and summarises it; frames asks for
 // the per-frame list. It returns the summary of what was read along with
 // the error that stopped reading, if any (a trace cut short gives an error
@@ -123,7 +139,14 @@ func (c *infoCounter) Read(p []byte) (int, error) {
 // cut). ContainerSize counts every byte of r.
 func ReadInfo(r io.Reader, frames bool) (Info, error) {
 	cnt := &infoCounter{r: r}
-	info, err := readInfo(cnt, frames)
+	var in io.Reader = cnt
+	ra, isAt := r.(io.ReaderAt)
+	sk, isSeeker := r.(io.Seeker)
+	if isAt && isSeeker {
+		sc := &infoSeekCounter{infoCounter{r: r}, ra, sk}
+		in, cnt = sc, &sc.infoCounter
+	}
+	info, err := readInfo(in, frames)
 	// The container may end before the file does (a snappy chunk of length
 	// 0, the gzip trailer): count the rest too.
 	if _, cerr := io.Copy(io.Discard, cnt); err == nil {

@@ -68,9 +68,6 @@ func TestInfoGoldens(t *testing.T) {
 func TestInfoAgainstApitrace(t *testing.T) {
 	traces, _ := filepath.Glob(filepath.Join(testutil.SharedFixture(t, "apitrace"), "*.trace"))
 	for _, trace := range traces {
-		if strings.HasSuffix(trace, ".brotli.trace") {
-			continue // Brotli is recognised, not read
-		}
 		t.Run(filepath.Base(trace), func(t *testing.T) {
 			checkRealInfo(t, trace)
 		})

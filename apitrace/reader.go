@@ -25,7 +25,8 @@ const (
 // stream is needed.
 var errShort = errors.New("apitrace: short window")
 
-// A Reader reads the events of an apitrace trace from a snappy or gzip file.
+// A Reader reads the events of an apitrace trace from a snappy, gzip,
+// Brotli or zstd file.
 //
 // Signatures (functions, enums, bitmasks, structs, backtrace frames) are
 // defined by the stream at their first use and owned by the Reader: the
@@ -42,7 +43,7 @@ type Reader struct {
 	MaxDepth     int // nesting of arrays, structs and reprs; 0 means DefaultMaxDepth
 	MaxEntries   int // names in one signature, header properties, argument index; 0 means DefaultMaxEntries
 	MaxFrames    int // frames in one backtrace; 0 means DefaultMaxFrames
-	MaxChunkSize int // decompressed bytes in one snappy chunk; 0 means DefaultMaxChunkSize (apitrace writes 1 MiB)
+	MaxChunkSize int // decompressed bytes in one snappy chunk or seekable zstd frame; 0 means DefaultMaxChunkSize (apitrace writes 1 MiB, 2 MiB)
 
 	hdr Header
 	src source
@@ -359,13 +360,7 @@ func (r *Reader) formatError(err error) error {
 // chunkOf returns the file offset of the chunk holding stream offset off.
 func (r *Reader) chunkOf(off int64) int64 {
 	if len(r.chunks) == 0 {
-		if _, ok := r.src.(*gzipSource); ok {
-			return -1
-		}
-		if s, ok := r.src.(*snappySource); ok {
-			return s.last
-		}
-		return 0
+		return r.src.chunk()
 	}
 	c := r.chunks[0].file
 	for _, s := range r.chunks {

@@ -14,12 +14,18 @@ const (
 	Snappy Container = iota
 	// Gzip is one gzip member (apitrace repack --zlib, apitrace 1.0).
 	Gzip
-	// Brotli is a raw Brotli stream (apitrace repack --brotli). It is
-	// recognised but not read.
+	// Brotli is a raw Brotli stream (apitrace repack --brotli), with no
+	// magic number.
 	Brotli
-	// Zstd is a zstd stream (apitrace master only). It is recognised but not
-	// read.
+	// Zstd is a zstd stream read from start to end (apitrace master).
 	Zstd
+	// ZstdSeekable is zstd in the seekable format, what apitrace master's
+	// repack -z writes: independent frames of at most 2 MiB of stream,
+	// then a seek table, which lets a Reader seek. Its first bytes are
+	// those of Zstd: a Reader finds the seek table at the end of the file
+	// when its input is an io.ReaderAt and io.Seeker (an *os.File), and
+	// reads the file as Zstd otherwise.
+	ZstdSeekable
 )
 
 func (c Container) String() string {
@@ -32,6 +38,8 @@ func (c Container) String() string {
 		return "brotli"
 	case Zstd:
 		return "zstd"
+	case ZstdSeekable:
+		return "zstd-seekable"
 	}
 	return fmt.Sprintf("Container(%d)", uint8(c))
 }

@@ -5,14 +5,13 @@ import (
 	"encoding/binary"
 	"math/rand"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"sort"
-	"strings"
 	"sync"
 	"testing"
 
+	"github.com/tracefmt/tracefmt/apitrace/internal/zstdtest"
 	"github.com/tracefmt/tracefmt/apitrace/snappy"
 	"github.com/tracefmt/tracefmt/internal/testutil"
 )
@@ -89,71 +88,19 @@ func traceStream(path string) []byte {
 // zstdCmd runs the zstd command with args on stdin and returns stdout.
 func zstdCmd(t testing.TB, stdin []byte, args ...string) []byte {
 	t.Helper()
-	bin := testutil.Tool(t, "zstd")
-	cmd := exec.Command(bin, append([]string{"-q", "-c"}, args...)...)
-	cmd.Stdin = bytes.NewReader(stdin)
-	var out, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("zstd %s: %v: %s", strings.Join(args, " "), err, stderr.Bytes())
-	}
-	return out.Bytes()
+	return zstdtest.Pipe(t, stdin, args...)
 }
 
 // zstdFile compresses data as the zstd command does a file, so that the
 // frame header holds the content size.
 func zstdFile(t testing.TB, data []byte, args ...string) []byte {
 	t.Helper()
-	dir := t.TempDir()
-	in := filepath.Join(dir, "in")
-	if err := os.WriteFile(in, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	bin := testutil.Tool(t, "zstd")
-	cmd := exec.Command(bin, append([]string{"-q", "-c"}, append(args, in)...)...)
-	var out, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("zstd %s: %v: %s", strings.Join(args, " "), err, stderr.Bytes())
-	}
-	return out.Bytes()
+	return zstdtest.File(t, data, args...)
 }
 
 // seekableFile builds a file in the seekable format the way apitrace
-// master does: the content cut in frameSize pieces, each compressed by
-// the zstd command as one frame, then the seek table (with the frames'
-// own XXH64 checksums when sums is set, taken from frames made with
-// --check, so the checksums come from the real tool).
+// master does (see zstdtest.Seekable).
 func seekableFile(t testing.TB, data []byte, frameSize int, sums bool, args ...string) []byte {
 	t.Helper()
-	var file, table []byte
-	for off := 0; off < len(data) || off == 0; off += frameSize {
-		piece := data[off:min(off+frameSize, len(data))]
-		check := "--no-check"
-		if sums {
-			check = "--check"
-		}
-		frame := zstdFile(t, piece, append(args, check)...)
-		file = append(file, frame...)
-		table = binary.LittleEndian.AppendUint32(table, uint32(len(frame)))
-		table = binary.LittleEndian.AppendUint32(table, uint32(len(piece)))
-		if sums {
-			table = append(table, frame[len(frame)-4:]...)
-		}
-		if len(data) == 0 {
-			break
-		}
-	}
-	n := len(table) / 8
-	desc := byte(0)
-	if sums {
-		n = len(table) / 12
-		desc = 0x80
-	}
-	table = binary.LittleEndian.AppendUint32(table, uint32(n))
-	table = append(table, desc)
-	table = binary.LittleEndian.AppendUint32(table, 0x8F92EAB1)
-	file = binary.LittleEndian.AppendUint32(file, 0x184D2A5E)
-	file = binary.LittleEndian.AppendUint32(file, uint32(len(table)))
-	return append(file, table...)
+	return zstdtest.Seekable(t, data, frameSize, sums, args...)
 }

@@ -1,0 +1,171 @@
+package apitrace
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"slices"
+	"sort"
+
+	"github.com/tracefmt/tracefmt/apitrace/zstd"
+)
+
+// zstdSource reads a zstd trace from start to end: a plain zstd stream, or
+// a seekable one read through an input that cannot seek (its seek table
+// is a skippable frame, which the decoder steps over).
+type zstdSource struct {
+	zr    zstd.Reader
+	piece int
+}
+
+func (z *zstdSource) chunk() int64 { return -1 }
+
+func (z *zstdSource) fill(dst []byte) ([]byte, error) {
+	return fillFrom(&z.zr, dst, z.piece)
+}
+
+// fillFrom appends up to piece bytes read from a decompressor to dst.
+func fillFrom(r io.Reader, dst []byte, piece int) ([]byte, error) {
+	dst = slices.Grow(dst, piece)
+	n, err := io.ReadFull(r, dst[len(dst):len(dst)+piece])
+	dst = dst[:len(dst)+n]
+	switch {
+	case err == io.ErrUnexpectedEOF && n > 0:
+		// The stream ended inside this piece: the next call says how.
+		return dst, nil
+	case err == io.EOF && n == 0:
+		return dst, io.EOF
+	}
+	return dst, err
+}
+
+// seekableSource reads a seekable zstd trace frame by frame. Its frames
+// play the part of snappy's chunks: a Position names the file offset of a
+// frame and an offset in its content, and Seek decodes from that frame on.
+type seekableSource struct {
+	s        zstd.Seekable
+	frames   []zstd.Frame
+	size     int64 // of the file, seek table included
+	next     int   // the frame the next fill decodes
+	last     int64 // file offset of the frame decoded last
+	maxChunk int
+}
+
+func (z *seekableSource) chunk() int64 { return z.last }
+
+func (z *seekableSource) fill(dst []byte) ([]byte, error) {
+	for z.next < len(z.frames) {
+		i := z.next
+		f := &z.frames[i]
+		z.next++
+		z.last = f.Offset
+		if f.DataSize > int64(z.maxChunk) {
+			z.next = len(z.frames)
+			return dst, wrapf(ErrTooLarge, "zstd frame %d of %d decompressed bytes", i, f.DataSize)
+		}
+		if f.DataSize == 0 {
+			continue
+		}
+		dst, err := z.s.ReadFrame(dst, i)
+		if err != nil {
+			z.next = len(z.frames)
+		}
+		return dst, err
+	}
+	return dst, io.EOF
+}
+
+// nextChunk returns the file offset of the frame the next fill decodes.
+func (z *seekableSource) nextChunk() int64 {
+	if z.next < len(z.frames) {
+		return z.frames[z.next].Offset
+	}
+	if n := len(z.frames); n > 0 {
+		return z.frames[n-1].Offset + z.frames[n-1].Size
+	}
+	return 0
+}
+
+// seekChunk makes the next fill decode the frame at file offset off, whose
+// content must start at stream offset stream.
+func (z *seekableSource) seekChunk(off, stream int64) error {
+	i := sort.Search(len(z.frames), func(i int) bool { return z.frames[i].Offset >= off })
+	// Empty frames share their offset with the next one: take the frame
+	// whose content starts there.
+	for i < len(z.frames) && z.frames[i].Offset == off && z.frames[i].DataSize == 0 {
+		i++
+	}
+	if i >= len(z.frames) || z.frames[i].Offset != off || z.frames[i].DataOffset != stream {
+		return ErrSeek
+	}
+	z.next, z.last = i, off
+	return nil
+}
+
+// openZstd opens a zstd trace whose 4-byte magic, already read from r, is
+// head. When r can seek and read at offsets (a file) and ends with the
+// seekable magic, the trace is read frame by frame through its seek table;
+// otherwise as one stream.
+func openZstd(r io.Reader, head []byte, old source, maxChunk int) (source, Container, error) {
+	if s, ok := openSeekable(r, int64(len(head)), old, maxChunk); ok {
+		return s.src, ZstdSeekable, s.err
+	}
+	z, _ := old.(*zstdSource)
+	if z == nil {
+		z = &zstdSource{piece: 256 << 10}
+	}
+	err := z.zr.Reset(io.MultiReader(bytes.NewReader(head), r))
+	if err == io.EOF {
+		err = io.ErrUnexpectedEOF
+	}
+	if err != nil {
+		return nil, Zstd, err
+	}
+	return z, Zstd, nil
+}
+
+type seekableOpen struct {
+	src source
+	err error
+}
+
+// openSeekable tries r as a seekable zstd file of which read bytes were
+// already taken. ok is false when r cannot seek or has no seekable magic at
+// its end; r is then left where it was.
+func openSeekable(r io.Reader, read int64, old source, maxChunk int) (o seekableOpen, ok bool) {
+	ra, isAt := r.(io.ReaderAt)
+	sk, isSeeker := r.(io.Seeker)
+	if !isAt || !isSeeker {
+		return o, false
+	}
+	cur, err := sk.Seek(0, io.SeekCurrent)
+	if err != nil || cur < read {
+		return o, false
+	}
+	end, err := sk.Seek(0, io.SeekEnd)
+	if _, err2 := sk.Seek(cur, io.SeekStart); err != nil || err2 != nil {
+		return o, false
+	}
+	start := cur - read
+	size := end - start
+	var tail [4]byte
+	if size < 4 {
+		return o, false
+	}
+	if n, _ := ra.ReadAt(tail[:], end-4); n != 4 || tail != zstd.SeekableMagic {
+		return o, false
+	}
+	z, _ := old.(*seekableSource)
+	if z == nil {
+		z = new(seekableSource)
+	}
+	if err := z.s.Reset(io.NewSectionReader(ra, start, size), size); err != nil {
+		if errors.Is(err, io.EOF) {
+			err = io.ErrUnexpectedEOF
+		}
+		return seekableOpen{err: err}, true
+	}
+	z.frames, z.size = z.s.Frames(), size
+	z.next, z.last, z.maxChunk = 0, 0, maxChunk
+	return seekableOpen{src: z}, true
+}
