@@ -54,10 +54,15 @@ func decodeFast(dst, src []byte, d, s int) (int, int) {
 				return d, s
 			}
 			// Two 8-byte moves: the second load may read what the first
-			// store wrote, final by then.
+			// store wrote, final by then. From fewer than 16 bytes back,
+			// that load waits for the store to complete (the store
+			// cannot be forwarded to a load that only partly overlaps
+			// it), so it is left out where the copy does not need it.
 			a, out := (*[16]byte)(dst[d-offset:d-offset+16:d-offset+16]), (*[16]byte)(dst[d:d+16:d+16])
 			*(*[8]byte)(out[:8]) = *(*[8]byte)(a[:8])
-			*(*[8]byte)(out[8:]) = *(*[8]byte)(a[8:])
+			if offset >= 16 || length > 8 {
+				*(*[8]byte)(out[8:]) = *(*[8]byte)(a[8:])
+			}
 			d += length
 			s += 2
 		case tagCopy2:
