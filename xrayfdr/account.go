@@ -50,8 +50,44 @@ type accThread struct {
 
 type accFunc struct {
 	id  int32
-	lat []uint64
+	lat latencies
 	sum float64 // in llvm-xray's order of addition
+}
+
+// latencies holds one value per call in chunks, so that a growing list
+// is never copied.
+type latencies struct {
+	full [][]uint64
+	cur  []uint64
+	n    int
+}
+
+const latChunk = 8192
+
+func (l *latencies) add(v uint64) {
+	if len(l.cur) == cap(l.cur) {
+		if len(l.cur) >= latChunk {
+			l.full = append(l.full, l.cur)
+			l.cur = make([]uint64, 0, latChunk)
+		} else {
+			l.cur = append(make([]uint64, 0, max(16, 4*cap(l.cur))), l.cur...)
+		}
+	}
+	l.cur = append(l.cur, v)
+	l.n++
+}
+
+// all returns the values in one slice.
+func (l *latencies) all() []uint64 {
+	if len(l.full) > 0 {
+		s := make([]uint64, 0, l.n)
+		for _, c := range l.full {
+			s = append(s, c...)
+		}
+		l.cur = append(s, l.cur...)
+		l.full = nil
+	}
+	return l.cur
 }
 
 // Read accounts every function call of the log in data (see Walk for
@@ -175,7 +211,7 @@ func (a *Account) record(id int32, lat uint64) {
 		a.order.insert(id, hashInt(uint32(id)), i)
 	}
 	f := &a.funcs[i]
-	f.lat = append(f.lat, lat)
+	f.lat.add(lat)
 	f.sum += float64(lat)
 }
 
@@ -196,12 +232,13 @@ func (a *Account) Stats() []FuncStats {
 	freq := float64(a.Header.CycleFrequency)
 	a.order.each(func(_ int32, i int) {
 		f := &a.funcs[i]
-		n := len(f.lat)
-		lo, hi := f.lat[0], f.lat[0]
-		for _, v := range f.lat {
+		lat := f.lat.all()
+		n := len(lat)
+		lo, hi := lat[0], lat[0]
+		for _, v := range lat {
 			lo, hi = min(lo, v), max(hi, v)
 		}
-		med, p90, p99 := orderStats(f.lat, n/2, int(math.Floor(float64(n)*0.9)), int(math.Floor(float64(n)*0.99)))
+		med, p90, p99 := orderStats(lat, n/2, int(math.Floor(float64(n)*0.9)), int(math.Floor(float64(n)*0.99)))
 		s := FuncStats{FuncID: f.id, Count: n, Sum: f.sum, Min: float64(lo), Max: float64(hi),
 			Median: float64(med), P90: float64(p90), P99: float64(p99)}
 		if freq != 0 {

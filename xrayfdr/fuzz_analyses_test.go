@@ -97,8 +97,8 @@ func FuzzPairing(f *testing.F) {
 			}
 			var sum, calls uint64
 			for _, fn := range a.funcs {
-				calls += uint64(len(fn.lat))
-				for _, l := range fn.lat {
+				calls += uint64(fn.lat.n)
+				for _, l := range fn.lat.all() {
 					sum += l
 				}
 			}

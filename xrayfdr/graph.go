@@ -32,7 +32,7 @@ type Graph struct {
 	// Header is the log's header (Read sets it).
 	Header Header
 
-	th     threads[[]frame]
+	th     threads[[]gframe]
 	edges  []graphEdge
 	verts  []graphVertex
 	vertIx funcIndex
@@ -50,7 +50,7 @@ type graphStat struct {
 type graphEdge struct {
 	from, to int32
 	stamp    stamp
-	lat      []uint64
+	lat      latencies
 	s        graphStat
 }
 
@@ -61,6 +61,14 @@ type graphVertex struct {
 	s     graphStat
 	out   []int32         // edges from this vertex
 	outIx map[int32]int32 // callee -> edge, once there are many
+}
+
+// gframe is an open call: its function, entry time and vertex (-1:
+// none yet, for function id 0, which llvm-xray gives no vertex at entry).
+type gframe struct {
+	id  int32
+	vi  int32
+	tsc uint64
 }
 
 // stamp orders first insertions as llvm-xray makes them: it walks all
@@ -105,20 +113,28 @@ func (g *Graph) vertex(id int32, st stamp) int {
 
 // call records a call of to from from lasting d ticks. It touches the
 // edge, then both vertices, as llvm-xray's graph does.
-func (g *Graph) call(from, to int32, d uint64) {
+//
+// The vertices of the calls on the stack were touched at their entry,
+// earlier, so only vertex 0 (the root caller) is touched here.
+func (g *Graph) call(from, to gframe, d uint64) {
 	g.seq += 3
 	est := stamp{g.curTSC, g.seq - 2}
-	fi := g.vertex(from, stamp{g.curTSC, g.seq - 1})
-	ti := g.vertex(to, stamp{g.curTSC, g.seq})
+	fi, ti := int(from.vi), int(to.vi)
+	if fi < 0 {
+		fi = g.vertex(from.id, stamp{g.curTSC, g.seq - 1})
+	}
+	if ti < 0 {
+		ti = g.vertex(to.id, stamp{g.curTSC, g.seq})
+	}
 	ei := -1
 	fv := &g.verts[fi]
 	if fv.outIx != nil {
-		if r, ok := fv.outIx[to]; ok {
+		if r, ok := fv.outIx[to.id]; ok {
 			ei = int(r)
 		}
 	} else {
 		for _, r := range fv.out {
-			if g.edges[r].to == to {
+			if g.edges[r].to == to.id {
 				ei = int(r)
 				break
 			}
@@ -126,11 +142,11 @@ func (g *Graph) call(from, to int32, d uint64) {
 	}
 	if ei < 0 {
 		ei = len(g.edges)
-		g.edges = append(g.edges, graphEdge{from: from, to: to, stamp: est})
+		g.edges = append(g.edges, graphEdge{from: from.id, to: to.id, stamp: est})
 		fv.out = append(fv.out, int32(ei))
 		switch {
 		case fv.outIx != nil:
-			fv.outIx[to] = int32(ei)
+			fv.outIx[to.id] = int32(ei)
 		case len(fv.out) > 16:
 			// many callees: a map keeps the lookups constant
 			fv.outIx = make(map[int32]int32, 2*len(fv.out))
@@ -143,7 +159,7 @@ func (g *Graph) call(from, to int32, d uint64) {
 	if cmpStamp(est, e.stamp) < 0 {
 		e.stamp = est
 	}
-	e.lat = append(e.lat, d)
+	e.lat.add(d)
 	updateStat(&e.s, d)
 	updateStat(&g.verts[ti].s, d)
 }
@@ -171,11 +187,13 @@ func (g *Graph) Add(e *Event) error {
 	ts := *tsp
 	switch e.Kind {
 	case EventEnter, EventEnterArg:
+		f := gframe{id: e.FuncID, vi: -1, tsc: e.TSC}
 		if e.FuncID != 0 {
 			g.seq++
-			g.verts[g.vertex(e.FuncID, stamp{g.curTSC, g.seq})].named = true
+			f.vi = int32(g.vertex(e.FuncID, stamp{g.curTSC, g.seq}))
+			g.verts[f.vi].named = true
 		}
-		*tsp = append(ts, frame{e.FuncID, e.TSC})
+		*tsp = append(ts, f)
 	case EventExit, EventTailExit:
 		n := len(ts)
 		if n == 0 || ts[n-1].id != e.FuncID {
@@ -193,16 +211,16 @@ func (g *Graph) Add(e *Event) error {
 			for n-1 > i {
 				top := ts[n-1]
 				n--
-				g.call(ts[n-1].id, top.id, absDiff(top.tsc, e.TSC))
+				g.call(ts[n-1], top, absDiff(top.tsc, e.TSC))
 			}
 		}
-		d := absDiff(ts[n-1].tsc, e.TSC)
+		top := ts[n-1]
 		n--
-		var caller int32
+		caller := gframe{vi: -1} // vertex 0: no caller
 		if n > 0 {
-			caller = ts[n-1].id
+			caller = ts[n-1]
 		}
-		g.call(caller, e.FuncID, d)
+		g.call(caller, top, absDiff(top.tsc, e.TSC))
 		*tsp = ts[:n]
 	}
 	return nil
@@ -304,7 +322,7 @@ func (g *Graph) WriteDOT(w io.Writer, m *InstrMap, f GraphFormat) error {
 	in := map[int32][]int{}
 	for i := range g.edges {
 		e := &g.edges[i]
-		graphStats(e.lat, &e.s)
+		graphStats(e.lat.all(), &e.s)
 		maxStat(e.s, &edgeMax)
 		in[e.to] = append(in[e.to], i)
 	}
@@ -316,7 +334,7 @@ func (g *Graph) WriteDOT(w io.Writer, m *InstrMap, f GraphFormat) error {
 		}
 		tmp = tmp[:0]
 		for _, j := range in[v.id] {
-			tmp = append(tmp, g.edges[j].lat...)
+			tmp = append(tmp, g.edges[j].lat.all()...)
 		}
 		graphStats(tmp, &v.s)
 		maxStat(v.s, &vertMax)
