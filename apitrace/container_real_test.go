@@ -14,9 +14,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tracefmt/tracefmt/apitrace/internal/zstdtest"
 	"github.com/tracefmt/tracefmt/apitrace/zstd"
 	"github.com/tracefmt/tracefmt/internal/testutil"
+	"github.com/tracefmt/tracefmt/internal/testutil/zstdtest"
 )
 
 // containerTraces lists every trace of the shared fixtures and of

@@ -11,9 +11,9 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/tracefmt/tracefmt/apitrace/internal/zstdtest"
 	"github.com/tracefmt/tracefmt/apitrace/snappy"
 	"github.com/tracefmt/tracefmt/internal/testutil"
+	"github.com/tracefmt/tracefmt/internal/testutil/zstdtest"
 )
 
 // corpusFile is one real input of the tests, made at test time (never

@@ -1,6 +1,6 @@
 // Package zstdtest makes zstd files with the real zstd command for the
-// tests of apitrace and apitrace/zstd: whole files, and seekable files
-// built the way apitrace master builds them.
+// tests of apitrace, apitrace/zstd and the apitrace commands: whole files,
+// and seekable files built the way apitrace master builds them.
 package zstdtest
 
 import (
