@@ -57,7 +57,7 @@ func load64(b []byte, i int) uint64 { return binary.LittleEndian.Uint64(b[i : i+
 
 // hash4 hashes the low 4 bytes of u.
 func hash4(u uint64) uint32 {
-	return uint32((u<<32)*0x1e35a7bd>>(64-tableBits)) & (1<<tableBits - 1)
+	return uint32((u << 32) * 0x1e35a7bd >> (64 - tableBits))
 }
 
 // encodeBlock writes the elements of src to out[d:] and returns the end of
