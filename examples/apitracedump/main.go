@@ -14,8 +14,9 @@
 //	--blobs               write blobs to blob_callN[_K].bin in the current directory
 //	--color[=WHEN]        always, never or auto (colour when stdout is a terminal)
 //
-// Like apitrace it warns on stderr and exits 0 when a trace is cut short,
-// and exits 1 on a trace it cannot read.
+// It reads snappy, gzip, Brotli and zstd traces (seekable or not; apitrace
+// 11.1 reads no zstd). Like apitrace it warns on stderr and exits 0 when a
+// trace is cut short, and exits 1 on a trace it cannot read.
 package main
 
 import (

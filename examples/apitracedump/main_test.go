@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/tracefmt/tracefmt/internal/testutil"
+	"github.com/tracefmt/tracefmt/internal/testutil/zstdtest"
 )
 
 // TestRun checks the command against apitrace 11.1's own output for the
@@ -45,6 +46,33 @@ func TestRun(t *testing.T) {
 	}
 	if code := run([]string{filepath.Join(dir, "missing.trace")}, &stdout, &stderr); code != 1 {
 		t.Errorf("missing file: exit %d", code)
+	}
+}
+
+// TestBrotliAndZstd checks a real Brotli trace (`apitrace repack --brotli`)
+// and a seekable zstd trace built as apitrace master builds them against
+// apitrace 11.1's dump of the same trace.
+func TestBrotliAndZstd(t *testing.T) {
+	dir := testutil.SharedFixture(t, "apitrace")
+	tool := testutil.Tool(t, "apitrace")
+	tmp := t.TempDir()
+	gz := filepath.Join(tmp, "stream.gz")
+	if msg, err := exec.Command(tool, "repack", "--zlib", filepath.Join(dir, "glxinfo-brief.trace"), gz).CombinedOutput(); err != nil {
+		t.Fatalf("apitrace repack: %v: %s", err, msg)
+	}
+	seekable := filepath.Join(tmp, "glxinfo-brief.zstd.trace")
+	if err := os.WriteFile(seekable, zstdtest.Seekable(t, testutil.ReadFile(t, gz), zstdtest.FrameSize, false, "-3"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for trace, golden := range map[string]string{
+		filepath.Join(dir, "glxinfo-brief.brotli.trace"): "glxinfo-brief.brotli.dump.txt",
+		seekable: "glxinfo-brief.dump.txt",
+	} {
+		var stdout, stderr bytes.Buffer
+		if code := run([]string{"--color=never", trace}, &stdout, &stderr); code != 0 {
+			t.Errorf("%s: exit %d: %s", trace, code, stderr.Bytes())
+		}
+		testutil.DiffText(t, filepath.Base(trace), testutil.ReadFile(t, filepath.Join(dir, golden)), stdout.Bytes())
 	}
 }
 

@@ -1,6 +1,9 @@
 // Command apitraceinfo prints what `apitrace info` prints about apitrace
 // traces: a JSON object per trace with its container, versions, API, frame
 // count and sizes, and with --dump-frames each frame's calls and size.
+// It reads snappy, gzip, Brotli and zstd traces; a zstd trace is named as
+// apitrace master names it, "Zstandard (seekable)", or "Zstandard" when it
+// has no seek table.
 //
 //	apitraceinfo [--dump-frames] FILE...
 //

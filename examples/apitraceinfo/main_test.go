@@ -12,8 +12,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tracefmt/tracefmt/apitrace"
 	"github.com/tracefmt/tracefmt/internal/testutil"
+	"github.com/tracefmt/tracefmt/internal/testutil/zstdtest"
 )
 
 func runCmd(args ...string) (stdout, stderr string, code int) {
@@ -137,10 +137,6 @@ func TestAgainstApitrace(t *testing.T) {
 	local, _ := filepath.Glob(filepath.Join(root, "apitrace", "testdata", "*.trace"))
 	shared, _ := filepath.Glob(filepath.Join(testutil.SharedFixture(t, "apitrace"), "*.trace"))
 	for _, trace := range append(local, shared...) {
-		data := testutil.ReadFile(t, trace)
-		if c, _ := apitrace.Detect(data); c != apitrace.Snappy && c != apitrace.Gzip {
-			continue // Brotli, zstd: not read by the package
-		}
 		for _, args := range [][]string{nil, {"--dump-frames"}} {
 			t.Run(filepath.Base(trace)+strings.Join(args, ""), func(t *testing.T) {
 				cmd := exec.Command(tool, append(append([]string{"info"}, args...), filepath.Base(trace))...)
@@ -156,6 +152,37 @@ func TestAgainstApitrace(t *testing.T) {
 				want := corrected(t, string(out), got, trace)
 				testutil.DiffText(t, filepath.Base(trace), []byte(want), []byte(got))
 			})
+		}
+	}
+}
+
+// TestZstdName checks the container name of zstd traces: apitrace master's
+// for the seekable ones, the same without the qualifier for plain streams
+// (apitrace 11.1 reads no zstd).
+func TestZstdName(t *testing.T) {
+	tool := testutil.Tool(t, "apitrace")
+	dir := t.TempDir()
+	gz := filepath.Join(dir, "stream.gz")
+	orig := filepath.Join(testutil.ModuleRoot(t), "apitrace", "testdata", "tri.trace")
+	if msg, err := exec.Command(tool, "repack", "--zlib", orig, gz).CombinedOutput(); err != nil {
+		t.Fatalf("apitrace repack: %v: %s", err, msg)
+	}
+	stream := testutil.ReadFile(t, gz)
+	for _, tc := range []struct{ file, name string }{
+		{"seekable.trace", "Zstandard (seekable)"},
+		{"plain.trace", "Zstandard"},
+	} {
+		data := zstdtest.Pipe(t, stream, "-3")
+		if tc.file == "seekable.trace" {
+			data = zstdtest.Seekable(t, stream, zstdtest.FrameSize, false, "-3")
+		}
+		trace := filepath.Join(dir, tc.file)
+		if err := os.WriteFile(trace, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		got, errs, code := inDir(t, trace)
+		if code != 0 || !strings.Contains(got, `"ContainerType": "`+tc.name+`",`) {
+			t.Errorf("%s: exit %d: %s%s", tc.file, code, got, errs)
 		}
 	}
 }

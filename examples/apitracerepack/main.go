@@ -3,8 +3,8 @@
 //
 //	apitracerepack [-gzip] IN OUT
 //
-// IN may be snappy or gzip; OUT is snappy (1 MiB chunks, what apitrace's
-// tracer writes) or, with -gzip, gzip. The decompressed stream of OUT is
+// IN may be snappy, gzip, Brotli or zstd (seekable or not); OUT is snappy
+// (1 MiB chunks, what apitrace's tracer writes) or, with -gzip, gzip. The decompressed stream of OUT is
 // byte for byte that of IN, so `apitrace dump` prints the same for both. A
 // truncated IN is rewritten up to its last whole event, and the error is
 // reported.

@@ -12,6 +12,7 @@ import (
 
 	"github.com/tracefmt/tracefmt/apitrace"
 	"github.com/tracefmt/tracefmt/internal/testutil"
+	"github.com/tracefmt/tracefmt/internal/testutil/zstdtest"
 )
 
 var traces = []string{
@@ -43,6 +44,45 @@ func TestRepackDump(t *testing.T) {
 				t.Fatalf("%s: %v", name, err)
 			}
 			testutil.DiffText(t, name+" as "+c.String(), dump(t, tool, in), dump(t, tool, out))
+		}
+	}
+}
+
+// TestRepackFromBrotliAndZstd repacks a Brotli trace made by the real
+// `apitrace repack --brotli` and zstd traces made by the zstd command into
+// both containers, and checks that the real `apitrace dump` prints the
+// same for the copy as for the snappy original.
+func TestRepackFromBrotliAndZstd(t *testing.T) {
+	tool := testutil.Tool(t, "apitrace")
+	dir := t.TempDir()
+	orig := input(t, "glxinfo-brief-backtrace.trace")
+	want := dump(t, tool, orig)
+	br := filepath.Join(dir, "brotli.trace")
+	if msg, err := exec.Command(tool, "repack", "--brotli=9", orig, br).CombinedOutput(); err != nil {
+		t.Fatalf("apitrace repack: %v: %s", err, msg)
+	}
+	// The stream, through the real tool's gzip.
+	gz := filepath.Join(dir, "stream.gz")
+	if msg, err := exec.Command(tool, "repack", "--zlib", orig, gz).CombinedOutput(); err != nil {
+		t.Fatalf("apitrace repack: %v: %s", err, msg)
+	}
+	stream := testutil.ReadFile(t, gz)
+	inputs := map[string][]byte{
+		"seekable.trace": zstdtest.Seekable(t, stream, zstdtest.FrameSize, false, "-3"),
+		"zstd.trace":     zstdtest.Pipe(t, stream, "-3"),
+	}
+	for name, data := range inputs {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, name := range []string{"brotli.trace", "seekable.trace", "zstd.trace"} {
+		for _, c := range []apitrace.Container{apitrace.Snappy, apitrace.Gzip} {
+			out := filepath.Join(dir, c.String()+"-"+name)
+			if _, err := repack(filepath.Join(dir, name), out, c); err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			testutil.DiffText(t, name+" as "+c.String(), want, dump(t, tool, out))
 		}
 	}
 }
