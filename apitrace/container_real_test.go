@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -434,6 +435,34 @@ func TestInfoContainers(t *testing.T) {
 		}
 		if info.ContainerType != name || info.ContainerSize != int64(len(data)) || info.ActualDataSize != int64(len(s)) {
 			t.Errorf("%s: %q, sizes %d %d, want %d %d", name, info.ContainerType, info.ContainerSize, info.ActualDataSize, len(data), len(s))
+		}
+	}
+}
+
+// TestFuzzReaderContainerSeeds checks that the Brotli and zstd seeds of
+// FuzzReader (made by apitrace repack --brotli and the zstd command) read
+// whole, so that the fuzzer starts from valid files.
+func TestFuzzReaderContainerSeeds(t *testing.T) {
+	for name, want := range map[string]Container{
+		"brotli-incomplete-call":        Brotli,
+		"zstd-incomplete-call":          Zstd,
+		"zstd-seekable-incomplete-call": ZstdSeekable,
+	} {
+		text, err := os.ReadFile(filepath.Join("testdata", "fuzz", "FuzzReader", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, quoted, _ := strings.Cut(strings.TrimSpace(string(text)), "[]byte(")
+		data, err := strconv.Unquote(strings.TrimSuffix(quoted, ")"))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		r, err := NewReader(strings.NewReader(data))
+		if err != nil || r.Header().Container != want {
+			t.Fatalf("%s: %v, container %v", name, err, r.Header().Container)
+		}
+		if err := readAllEvents(strings.NewReader(data), nil); err != nil {
+			t.Errorf("%s: %v", name, err)
 		}
 	}
 }
