@@ -1,6 +1,7 @@
 // Package apitrace reads and writes apitrace's binary trace files (.trace),
-// stream versions 0 to 6, in the snappy and gzip containers, in constant
-// memory and without allocating per call.
+// stream versions 0 to 6, in constant memory and without allocating per
+// call. It reads the four containers apitrace knows (snappy, gzip, Brotli,
+// zstd) and writes snappy and gzip.
 //
 // Traces come from apitrace's tracers (apitrace 1.0 to 13.0; Debian's 11.1
 // made the test traces). The text forms are those of the real tool:
@@ -25,7 +26,7 @@
 // Incomplete set, then the error that ended the stream.
 //
 // CallReader.Index records where every frame starts, and SeekFrame jumps
-// there without parsing from the start (snappy traces only).
+// there without parsing from the start (snappy and seekable zstd traces).
 //
 // # Writing
 //
@@ -58,8 +59,15 @@
 // enum signatures (before, an enum signature is one name/value pair). The
 // container is told from the first bytes as apitrace does: "at" is snappy,
 // 1f 8b gzip, 28 b5 2f fd zstd (apitrace master), anything else Brotli
-// (which has no magic). Brotli and zstd are refused with ErrContainer,
-// whose message says how to convert them (`apitrace repack IN OUT`).
+// (which has no magic; a file that is not Brotli either fails with
+// ErrContainer). Brotli is what `apitrace repack --brotli` writes (apitrace
+// 11.1 reads it); zstd is apitrace master's, in the seekable format: frames
+// of at most 2 MiB of stream and a seek table at the end of the file, found
+// when the input is an io.ReaderAt and io.Seeker (an *os.File); then
+// Position, Seek and CallReader.Index work as on snappy, a seek decoding
+// from the frame that holds the position. Through any other input a
+// seekable file reads as a plain zstd stream. A trace whose file is zstd
+// without a seek table, Brotli or gzip reads from start to end only.
 //
 // apitrace's format document is out of date; this package follows what
 // the tools write and read: version 6's header (semantic version, then
@@ -83,7 +91,7 @@
 //	MaxDepth      DefaultMaxDepth      64       nesting of arrays, structs, reprs
 //	MaxEntries    DefaultMaxEntries    65536    names in a signature, header properties, argument index
 //	MaxFrames     DefaultMaxFrames     65536    frames in one backtrace
-//	MaxChunkSize  DefaultMaxChunkSize  64 MiB   decompressed bytes of one snappy chunk
+//	MaxChunkSize  DefaultMaxChunkSize  64 MiB   decompressed bytes of one snappy chunk or zstd frame
 //	CallReader.MaxPending  DefaultMaxPending  4096  calls entered and not left
 //
 // Memory is bounded by the largest event (plus the calls in flight for a
@@ -106,8 +114,12 @@
 //
 // Bad or cut-short input yields a *FormatError with Offset, the position in
 // the decompressed stream, and Chunk, the file offset of the snappy chunk
-// header that holds it (-1 for gzip), wrapping a sentinel or
-// io.ErrUnexpectedEOF; it prints "apitrace: offset N: ...". Errors are
+// header or seekable zstd frame that holds it (-1 for the other
+// containers), wrapping a sentinel or io.ErrUnexpectedEOF; it prints
+// "apitrace: offset N: ...". A Brotli or zstd stream that does not decode
+// gives a FormatError wrapping the decoder's own *FormatError, whose Offset
+// is the position in the file (zstd.ErrSeekTable for a seek table that
+// points past the file, for example). Errors are
 // sticky. io.EOF is returned only at an event boundary after a clean end
 // of the container.
 //
@@ -119,6 +131,7 @@
 // takes one to three bytes left where a chunk length belongs for a clean
 // end of file, the Reader reports them as io.ErrUnexpectedEOF.
 //
-// The snappy block codec is the package
-// github.com/tracefmt/tracefmt/apitrace/snappy, pure Go.
+// The codecs are packages of their own, pure Go:
+// github.com/tracefmt/tracefmt/apitrace/snappy (both ways), and the
+// decoders apitrace/brotli and apitrace/zstd.
 package apitrace

@@ -63,8 +63,9 @@ type DumpOptions struct {
 // abort (a GUID of the wrong shape, an anonymous struct member that is not
 // a struct) print in the ordinary way. Also: a trace cut inside its header
 // prints nothing (apitrace prints the properties it half read, padded with
-// bytes read past the end), Brotli and zstd containers are refused with an
-// error (the Reader does not decode them), and --grep uses Go's RE2 syntax.
+// bytes read past the end), zstd traces are read (apitrace 11.1 reads
+// none; they print what the same trace in snappy prints), and --grep uses
+// Go's RE2 syntax.
 type Dumper struct {
 	w    io.Writer
 	opts DumpOptions

@@ -8,8 +8,10 @@ import (
 
 // FormatError reports bad or cut-short input. Offset is the position in the
 // decompressed stream where the problem was found; Chunk is the file offset
-// of the snappy chunk header that holds that position (for gzip, whose
-// stream has no chunks, it is -1).
+// of the snappy chunk header or seekable zstd frame that holds that
+// position (for gzip, Brotli and plain zstd, whose streams have no chunks,
+// it is -1). Err wraps the Brotli or zstd decoder's *FormatError, with its
+// offset in the file, when the container does not decode.
 type FormatError struct {
 	Offset int64
 	Chunk  int64
@@ -30,9 +32,8 @@ func (e *FormatError) Error() string {
 func (e *FormatError) Unwrap() error { return e.Err }
 
 var (
-	// ErrContainer reports a container this package does not read (Brotli,
-	// zstd) or a file that is no trace at all. The message says how to
-	// convert it.
+	// ErrContainer reports a file that is in no container apitrace reads:
+	// not snappy, gzip or zstd by its first bytes, and not Brotli either.
 	ErrContainer = errors.New("apitrace: unsupported container")
 	// ErrVersion reports a stream version above 6, or a semantic version
 	// above the stream version.
