@@ -24,14 +24,20 @@ import (
 // records' Offset fields tell (they follow each other, and the next
 // buffer's BufferExtents record follows them), so that a log cut short,
 // or a version 2 log whose counts llvm-xray ignores, is reproduced byte
-// for byte. (Records dropped from the end of a log's last buffer thus
-// leave its count larger than what follows: llvm-xray reads that buffer
-// to the end of the file, as it reads a log cut short.) Flush writes the
-// completed buffers; the open one waits for its end.
+// for byte (for the last buffer of a log cut short, set KeepCutCount).
+// Flush writes the completed buffers; the open one waits for its end.
 //
 // A zero Writer is ready after Reset; before that every method returns
 // ErrNotOpen.
 type Writer struct {
+	// KeepCutCount keeps the count of the log's last thread buffer as
+	// given when it is larger than the bytes written and the buffer's
+	// records are as a Reader read them: what a log cut short holds, so
+	// that such a log is written back byte for byte. Without it the last
+	// buffer gets its true size, like every other one, so records dropped
+	// from its end leave a log llvm-xray reads whole.
+	KeepCutCount bool
+
 	w    io.Writer
 	h    Header
 	c    codec
@@ -70,7 +76,7 @@ func (wr *Writer) Reset(w io.Writer, h Header) error {
 	if buf == nil {
 		buf = make([]byte, 0, minBuf)
 	}
-	*wr = Writer{w: w, h: h, c: newCodec(h.BigEndian), buf: buf, nextFlush: minBuf}
+	*wr = Writer{KeepCutCount: wr.KeepCutCount, w: w, h: h, c: newCodec(h.BigEndian), buf: buf, nextFlush: minBuf}
 	switch {
 	case w == nil:
 		wr.err = ErrNotOpen
@@ -299,7 +305,11 @@ func (wr *Writer) endBuffer(last bool) error {
 	if n > math.MaxUint32 && !wr.contig {
 		return invalid("thread buffer of %d bytes: llvm-xray counts 32 bits", n)
 	}
-	if uint32(wr.extents) == uint32(n) || wr.contig {
+	// A stale count is kept where the records prove nothing was dropped:
+	// in a buffer the next BufferExtents record follows as read, and in the
+	// last one only when asked (KeepCutCount), since records dropped from
+	// its end look like a log cut short.
+	if uint32(wr.extents) == uint32(n) || wr.contig && (!last || wr.KeepCutCount) {
 		return nil
 	}
 	wr.c.order.PutUint64(wr.buf[wr.ext+1:], n)

@@ -25,6 +25,7 @@ func rewrite(t testing.TB, data []byte, force bool) ([]byte, int64, error) {
 	if err != nil {
 		return nil, 0, err
 	}
+	wr.KeepCutCount = true // what was read, cut or not, is written back as it was
 	var rerr error
 	end := int64(HeaderSize)
 	for {
