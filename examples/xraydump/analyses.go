@@ -18,7 +18,7 @@ const analysesUsage = `usage: xraydump account [--format=text|csv] [--sort=funci
                         [--sortorder=asc|dsc] [--top=N] [--deduce-sibling-calls] [--recursive-calls-only]
                         [--keep-going] [--instr_map=BIN] [-o OUT] LOG
        xraydump stack [--all-stacks] [--per-thread-stacks | --aggregate-threads]
-                      [--aggregation-type=time|count] [--stack-format=human|flame|folded-self]
+                      [--aggregation-type=time|count] [--stack-format=human|plain|flame|folded-self]
                       [--keep-going] [--instr_map=BIN] LOG...
        xraydump graph [--edge-label=F] [--vertex-label=F] [--color-edges=F] [--color-vertices=F]
                       [--deduce-sibling-calls] [--keep-going] [--instr_map=BIN] [-o OUT] LOG
@@ -67,7 +67,7 @@ func runAnalysis(sub string, args []string, stdout, stderr io.Writer) int {
 		fs.BoolVar(&o.aggregate, "aggregate-threads", false, "aggregate stack times across threads")
 		fs.BoolVar(&o.allStacks, "all-stacks", false, "dump sum of timings for all stacks")
 		fs.BoolVar(&o.allStacks, "all", false, "alias for -all-stacks")
-		fs.StringVar(&o.stackFormat, "stack-format", "human", "human, flame (llvm-xray's: total time per stack), or folded-self (self time per stack, for flamegraph.pl and speedscope)")
+		fs.StringVar(&o.stackFormat, "stack-format", "human", "human (or plain), flame (llvm-xray's: total time per stack, callees included), or folded-self (self time per stack, which flamegraph.pl and speedscope draw right)")
 		fs.StringVar(&o.aggregation, "aggregation-type", "time", "time or count")
 	case "graph":
 		for _, f := range []struct {
@@ -103,6 +103,9 @@ func runAnalysis(sub string, args []string, stdout, stderr io.Writer) int {
 			return c.BadUsage("--sortorder=%s: want asc or dsc", o.sortOrder)
 		}
 	case "stack":
+		if o.stackFormat == "plain" {
+			o.stackFormat = "human" // our name for llvm-xray's default
+		}
 		if !oneOf(o.stackFormat, "human", "flame", "folded-self") {
 			return c.BadUsage("--stack-format=%s: want human, flame or folded-self", o.stackFormat)
 		}

@@ -41,6 +41,8 @@ import (
 const usage = `usage: xraydump fdr-dump [-verify] LOG
        xraydump extract [--symbolize] [--no-demangle] [-o OUT] BIN
        xraydump convert --output-format=yaml|trace_event [--symbolize] [--no-demangle] [--instr_map=BIN] [--sort] [-o OUT] LOG
+       xraydump account|stack|graph [llvm-xray's flags] [--instr_map=BIN] LOG   (see xraydump account -h)
+       xraydump convert --output-format=pprof [--instr_map=BIN] -o OUT.pb.gz LOG
        xraydump [-verify | -yaml | -chrome [-instr-map MAP]] FILE`
 
 func main() {
