@@ -466,3 +466,43 @@ func TestFuzzReaderContainerSeeds(t *testing.T) {
 		}
 	}
 }
+
+// TestContainerAllocs checks that reading events from Brotli and zstd
+// traces allocates nothing once the buffers have grown, as from snappy.
+func TestContainerAllocs(t *testing.T) {
+	trace := testutil.SharedFixture(t, "apitrace/glxgears-20s.trace")
+	s := traceStreamOf(t, trace)
+	cmd := exec.Command(testutil.Tool(t, "brotli"), "-c", "-q", "1")
+	cmd.Stdin = bytes.NewReader(s)
+	br, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		data []byte
+	}{
+		{"brotli", br},
+		{"zstd", zstdtest.Pipe(t, s, "-3")},
+		{"seekable", zstdtest.Seekable(t, s, zstdtest.FrameSize, false, "-3")},
+	} {
+		r, err := NewReader(bytes.NewReader(tc.data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Warm up over more than one piece of the container.
+		for i := 0; i < 200000; i++ {
+			if _, err := r.Read(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		allocs := testing.AllocsPerRun(200000, func() {
+			if _, err := r.Read(); err != nil {
+				t.Fatal(err)
+			}
+		})
+		if allocs != 0 {
+			t.Errorf("%s: %v allocations per event", tc.name, allocs)
+		}
+	}
+}
