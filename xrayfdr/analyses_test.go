@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"os/exec"
@@ -311,6 +312,25 @@ func checkIndependent(t *testing.T, data []byte) {
 		if uint64(s.Count) != w[0] || s.Sum != float64(w[1])/freq {
 			t.Errorf("function %d: count %d sum %v, want %d %v", s.FuncID, s.Count, s.Sum, w[0], float64(w[1])/freq)
 		}
+	}
+	spans := map[int32][2]uint64{}
+	var self, outer uint64
+	if err := Spans(data, SpanOptions{}, func(s *Span) error {
+		v := spans[s.FuncID]
+		spans[s.FuncID] = [2]uint64{v[0] + 1, v[1] + s.Exit - s.Enter}
+		self += s.Self
+		if s.Depth == 0 {
+			outer += s.Exit - s.Enter
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if !maps.Equal(spans, want) {
+		t.Errorf("Spans: %v, want %v", spans, want)
+	}
+	if self != outer {
+		t.Errorf("Spans: self times add up to %d, the outermost calls to %d", self, outer)
 	}
 	p := &Profile{}
 	if err := p.Read(data); err != nil {

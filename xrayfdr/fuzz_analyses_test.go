@@ -47,6 +47,31 @@ func FuzzAnalyses(f *testing.F) {
 				_, err := runAnalysis(data, nil, line)
 				checkAnalysisError(t, err)
 			}
+			// Spans pairs as Account does
+			a := &Account{KeepGoing: keep, DeduceSiblingCalls: true}
+			aerr := a.Read(data)
+			var calls, ticks uint64
+			serr := Spans(data, SpanOptions{KeepGoing: keep, DeduceSiblingCalls: true}, func(s *Span) error {
+				calls++
+				ticks += absDiff(s.Enter, s.Exit)
+				return nil
+			})
+			checkAnalysisError(t, serr)
+			if (aerr == nil) != (serr == nil) {
+				t.Fatalf("Account: %v, Spans: %v", aerr, serr)
+			}
+			if aerr == nil {
+				var acalls, aticks uint64
+				for _, fn := range a.funcs {
+					acalls += uint64(fn.lat.n)
+					for _, l := range fn.lat.all() {
+						aticks += l
+					}
+				}
+				if calls != acalls || ticks != aticks {
+					t.Fatalf("Spans: %d calls, %d ticks; Account: %d, %d", calls, ticks, acalls, aticks)
+				}
+			}
 			p := &Profile{KeepGoing: keep, DeduceSiblingCalls: true}
 			err := p.Read(data)
 			checkAnalysisError(t, err)
