@@ -28,7 +28,8 @@ type Encoder struct {
 
 // Encode appends the snappy block of src to dst and returns the result. The
 // block is at most MaxEncodedLen(len(src)) bytes; Encode grows dst to have
-// room for that many. src must be shorter than 2^32 bytes.
+// room for that many, and may write anywhere in that room, past the end of
+// the result too. src must be shorter than 2^32 bytes.
 func (e *Encoder) Encode(dst, src []byte) []byte {
 	n := len(dst)
 	bound := MaxEncodedLen(len(src))
