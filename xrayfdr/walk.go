@@ -12,7 +12,7 @@ import (
 // typed event of the log in data (FDR of any version, basic mode, or the
 // YAML llvm-xray convert writes), one thread after the other, each
 // thread's records in time order. This is
-// the order the analyses (Account, Stacks, Graph, Profile) need and llvm-xray
+// the order the analyses (Account, Stacks, Graph, Profile, Spans) need and llvm-xray
 // means to give them: threads come in the order llvm-xray visits them,
 // and the buffers of a thread are put in time order by their wall-clock
 // time and first timestamp, where llvm-xray's comparator (equal for any
