@@ -24,7 +24,7 @@
 // window a frame may ask for; for a single-segment frame the window is its
 // content size. A larger window is ErrTooLarge, found in the frame header
 // before anything is allocated. Buffers then grow with the output actually
-// produced, up to the window plus the larger of the window and 1 MiB, plus
+// produced, up to the window plus the larger of the window and 8 MiB, plus
 // a block; the input buffer grows only once it is full of bytes actually
 // read. Blocks are bounded by the format (128 KiB, or the window when
 // smaller).

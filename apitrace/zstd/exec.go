@@ -5,40 +5,99 @@ import (
 	"fmt"
 )
 
+// Sequences are decoded and executed in two loops, a batch at a time:
+// each loop then has few enough live values to keep them in registers
+// (one fused loop made the compiler spill a third of its values).
+
+// seqBatch is how many sequences are decoded before they are executed:
+// the batch stays in the L1 cache.
+const seqBatch = 256
+
+// seqVal is one decoded sequence: literal length, match length, offset.
+type seqVal struct {
+	ll, ml, off uint32
+}
+
+// seqState is the sequence decoder's state between batches.
+type seqState struct {
+	in   []byte
+	pos  int
+	c    uint64
+	n    uint
+	prev [3]seqEntry // literal length, match length, offset entries
+	left int         // sequences still to decode
+}
+
 // execute decodes nseq sequences from the backward bit stream src and
 // executes them into hist from hlen, with the literals lits (wide is lits
 // with readable slack after them). It returns the new output length.
-//
-// Decoding and executing happen in one loop; the bit reader's fields live
-// in locals so that they stay in registers.
 func (z *Reader) execute(src []byte, nseq int, lits, wide []byte) (int, error) {
 	var br backReader
 	if err := br.init(src, &z.pads[4]); err != nil {
 		return 0, err
 	}
-	in, pos, c, n := br.in, br.pos, br.c, br.n
-	// One base pointer for the three tables keeps a register free.
-	seq := &z.seq
+	d := &z.sst
+	d.pos, d.n, d.c = reloadBits(br.in, br.pos, br.n, br.c)
+	d.in = br.in
+	// The initial states, read in the order literal length, offset, match
+	// length, become the state update of entries that read no bits.
+	for _, kind := range [3]seqKind{kindLL, kindOF, kindML} {
+		lg := z.seq[kind].log
+		state := d.c << (d.n & 63) >> 1 >> ((63 - lg) & 63)
+		d.n += uint(lg)
+		d.prev[[3]int{kindLL: 0, kindML: 1, kindOF: 2}[kind]] = seqEntry(state) << 48
+	}
+	d.left = nseq
 
-	// Reading k bits (k <= 32) is c << n >> (64 - k), written as two
-	// right shifts so that k == 0 yields 0 with shift counts below 64.
-	k := z.seq[kindLL].log
-	llS := c << (n & 63) >> 1 >> ((63 - k) & 63)
-	n += uint(k)
-	k = z.seq[kindOF].log
-	ofS := c << (n & 63) >> 1 >> ((63 - k) & 63)
-	n += uint(k)
-	k = z.seq[kindML].log
-	mlS := c << (n & 63) >> 1 >> ((63 - k) & 63)
-	n += uint(k)
-
-	out := z.hist
+	out := z.hist[:z.hlen+z.blockMax+copySlack]
 	op := z.hlen
-	oend := op + z.blockMax
-	window := z.window
-	rep1, rep2, rep3 := z.rep[0], z.rep[1], z.rep[2]
 	lp := 0
-	for i := nseq; i > 0; i-- {
+	for d.left > 0 {
+		k, err := z.decodeSeqs()
+		if err != nil {
+			return 0, err
+		}
+		if op, lp, err = execSeqs(z.batch[:k], out, op, wide, lp, len(lits)); err != nil {
+			return 0, err
+		}
+	}
+	pos, n, _ := reloadBits(d.in, d.pos, d.n, d.c)
+	d.in = nil
+	if pos != 0 || n != 64 {
+		return 0, fmt.Errorf("%w: sequence bit stream not consumed exactly", ErrCorrupt)
+	}
+	rest := len(lits) - lp
+	if op+rest > len(out)-copySlack {
+		return 0, fmt.Errorf("%w: literals past the block", ErrCorrupt)
+	}
+	op += copy(out[op:], lits[lp:])
+	return op, nil
+}
+
+// decodeSeqs decodes the next batch of sequences into z.batch, resolving
+// repeat offsets, and returns how many it decoded.
+//
+// Each iteration first makes the state update of the sequence before (the
+// first one's reads the initial states), so that the stream's last
+// sequence, which has none, needs no test; the container holds the bits
+// for it, checked by the iteration before.
+func (z *Reader) decodeSeqs() (int, error) {
+	d := &z.sst
+	in, pos, c, n := d.in, d.pos, d.c, d.n
+	lle, mle, ofe := d.prev[0], d.prev[1], d.prev[2]
+	rep1, rep2, rep3 := z.rep[0], z.rep[1], z.rep[2]
+	k := min(d.left, seqBatch)
+	// Reading k bits (k <= 32) at n is c << n >> (64 - k), written as two
+	// right shifts so that k == 0 yields 0 with shift counts below 64.
+	for j := 0; j < k; j++ {
+		k1, k2, k3 := uint8(lle>>40), uint8(mle>>40), uint8(ofe>>40)
+		llS := uint64(lle>>48) + c<<(n&63)>>1>>((63-k1)&63)
+		n += uint(k1)
+		mlS := uint64(mle>>48) + c<<(n&63)>>1>>((63-k2)&63)
+		n += uint(k2)
+		ofS := uint64(ofe>>48) + c<<(n&63)>>1>>((63-k3)&63)
+		n += uint(k3)
+
 		if pos >= 8 {
 			pos -= int(n >> 3)
 			n &= 7
@@ -46,39 +105,45 @@ func (z *Reader) execute(src []byte, nseq int, lits, wide []byte) (int, error) {
 		} else {
 			pos, n, c = reloadBits(in, pos, n, c)
 		}
-		lle, mle, ofe := seq[kindLL].entries[llS&511], seq[kindML].entries[mlS&511], seq[kindOF].entries[ofS&511]
+		lle, mle, ofe = z.seq[kindLL].entries[llS&511], z.seq[kindML].entries[mlS&511], z.seq[kindOF].entries[ofS&511]
 		ofBits, mlBits, llBits := uint8(ofe>>32), uint8(mle>>32), uint8(lle>>32)
 		ov := uint64(uint32(ofe)) + c<<(n&63)>>1>>((63-ofBits)&63)
 		n += uint(ofBits)
-		ml := int(uint32(mle)) + int(c<<(n&63)>>1>>((63-mlBits)&63))
+		ml := uint32(mle) + uint32(c<<(n&63)>>1>>((63-mlBits)&63))
 		n += uint(mlBits)
-		if ofBits+mlBits+llBits >= 31 {
-			if pos >= 8 {
-				pos -= int(n >> 3)
-				n &= 7
-				c = binary.LittleEndian.Uint64(in[pos : pos+8])
-			} else {
-				pos, n, c = reloadBits(in, pos, n, c)
-			}
+		// The extra bits and the next state update fit in the container
+		// unless the extra values are long.
+		if uint(ofBits)+uint(mlBits)+uint(llBits) >= 31 {
+			pos, n, c = reloadBits(in, pos, n, c)
 		}
-		ll := int(uint32(lle)) + int(c<<(n&63)>>1>>((63-llBits)&63))
+		ll := uint32(lle) + uint32(c<<(n&63)>>1>>((63-llBits)&63))
 		n += uint(llBits)
 
 		// Offsets 1-3 name the repeat offsets (RFC 8878 3.1.2.5).
 		var off int
 		if ofBits > 1 {
 			off = int(ov - 3)
+			if off > z.window {
+				return 0, errSeqOffset
+			}
 			rep3, rep2, rep1 = rep2, rep1, off
 		} else {
-			// A repeat offset: picked from a table and the repeat list
-			// updated with conditional moves rather than a switch, whose
-			// branches the data makes unpredictable.
+			// A repeat offset, picked and the repeat list updated with
+			// conditional moves rather than a switch, whose branches the
+			// data makes unpredictable (nor from a table in memory: the
+			// load would wait for the stores just made).
 			idx := int(ov) - 1
 			if ll == 0 {
 				idx++
 			}
-			t := [4]int{rep1, rep2, rep3, rep1 - 1}
-			off = t[idx&3]
+			lo, hi := rep1, rep3
+			if idx&1 != 0 {
+				lo, hi = rep2, rep1-1
+			}
+			off = lo
+			if idx&2 != 0 {
+				off = hi
+			}
 			if idx >= 2 {
 				rep3 = rep2
 			}
@@ -90,21 +155,23 @@ func (z *Reader) execute(src []byte, nseq int, lits, wide []byte) (int, error) {
 				return 0, errZeroOffset
 			}
 		}
-		if i > 1 {
-			// State updates: literal length, match length, offset.
-			k = uint8(lle >> 40)
-			llS = uint64(lle>>48) + c<<(n&63)>>1>>((63-k)&63)
-			n += uint(k)
-			k = uint8(mle >> 40)
-			mlS = uint64(mle>>48) + c<<(n&63)>>1>>((63-k)&63)
-			n += uint(k)
-			k = uint8(ofe >> 40)
-			ofS = uint64(ofe>>48) + c<<(n&63)>>1>>((63-k)&63)
-			n += uint(k)
-		}
+		z.batch[j] = seqVal{ll: ll, ml: ml, off: uint32(off)}
+	}
+	d.left -= k
+	d.pos, d.c, d.n = pos, c, n
+	d.prev = [3]seqEntry{lle, mle, ofe}
+	z.rep = [3]int{rep1, rep2, rep3}
+	return k, nil
+}
 
-		if ll > len(lits)-lp || op+ll+ml > oend {
-			return 0, errSeqBounds
+// execSeqs executes seqs into out from op, with the literals wide[lp:nlits]
+// (wide has readable slack past nlits). out holds copySlack bytes past the
+// block's end. It returns the new output and literal positions.
+func execSeqs(seqs []seqVal, out []byte, op int, wide []byte, lp, nlits int) (int, int, error) {
+	for _, s := range seqs {
+		ll, ml, off := int(s.ll), int(s.ml), int(s.off)
+		if ll > nlits-lp || op+ll+ml > len(out)-copySlack {
+			return 0, 0, errSeqBounds
 		}
 		// Literals.
 		if ll <= 16 && lp+16 <= len(wide) {
@@ -114,14 +181,14 @@ func (z *Reader) execute(src []byte, nseq int, lits, wide []byte) (int, error) {
 				*(*[16]byte)(out[op+j : op+j+16]) = *(*[16]byte)(wide[lp+j : lp+j+16])
 			}
 		} else {
-			copy(out[op:op+ll], lits[lp:lp+ll])
+			copy(out[op:op+ll], wide[lp:lp+ll])
 		}
 		op += ll
 		lp += ll
 
 		// Match.
-		if off > op || off > window {
-			return 0, errSeqOffset
+		if off > op {
+			return 0, 0, errSeqOffset
 		}
 		m := op - off
 		switch {
@@ -156,20 +223,10 @@ func (z *Reader) execute(src []byte, nseq int, lits, wide []byte) (int, error) {
 		}
 		op += ml
 	}
-	z.rep = [3]int{rep1, rep2, rep3}
-	pos, n, _ = reloadBits(in, pos, n, c)
-	if pos != 0 || n != 64 {
-		return 0, fmt.Errorf("%w: sequence bit stream not consumed exactly", ErrCorrupt)
-	}
-	rest := len(lits) - lp
-	if op+rest > oend {
-		return 0, fmt.Errorf("%w: literals past the block", ErrCorrupt)
-	}
-	op += copy(out[op:], lits[lp:])
-	return op, nil
+	return op, lp, nil
 }
 
-// Errors of the sequence loop, made once: a call to build them inside the
+// Errors of the sequence loops, made once: a call to build them inside a
 // loop would make the compiler spill its registers.
 var (
 	errZeroOffset = fmt.Errorf("%w: zero repeat offset", ErrCorrupt)

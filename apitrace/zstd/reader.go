@@ -16,8 +16,11 @@ const (
 	skippableMagic = 0x184D2A50 // low 4 bits free
 	maxBlockSize   = 128 << 10
 	copySlack      = 32 // room past the output and literals for 16-byte copies
-	minSlide       = 1 << 20
-	initialInput   = 64 << 10
+	// minSlide is the least output kept past the window before the
+	// window is moved back to the buffer's start: the move copies the
+	// window, so it should be rare.
+	minSlide     = 8 << 20
+	initialInput = 64 << 10
 )
 
 // Reader decompresses a zstd stream: one or more frames, with skippable
@@ -58,6 +61,8 @@ type Reader struct {
 	lits    []byte
 	scratch [512]fseEntry
 	pads    [5][8]byte // short bit streams, zero-padded
+	sst     seqState
+	batch   [seqBatch]seqVal
 }
 
 // NewReader returns a Reader reading the zstd stream r. It reads up to the
