@@ -277,6 +277,18 @@ func TestSeekableSeekFrame(t *testing.T) {
 		}
 		before[i] = int(p.Call) // one thread: calls leave in enter order
 	}
+	// The end of the trace, where Index leaves the reader, is a position
+	// too.
+	end, ok := cr.r.Position()
+	if !ok {
+		t.Fatal("no position at the end")
+	}
+	if err := cr.Seek(end); err != nil {
+		t.Fatalf("seek to the end %+v: %v", end, err)
+	}
+	if c, err := cr.Read(); err != io.EOF {
+		t.Fatalf("after a seek to the end: %v, %v", c, err)
+	}
 	last := len(idx.Frames) - 1
 	for _, n := range []int{last, 0, 1, last / 3, last / 2, last - 1} {
 		p := idx.Frames[n]

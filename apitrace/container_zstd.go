@@ -76,9 +76,13 @@ func (z *seekableSource) fill(dst []byte) ([]byte, error) {
 }
 
 // nextChunk returns the file offset of the frame the next fill decodes.
-func (z *seekableSource) nextChunk() int64 {
-	if z.next < len(z.frames) {
-		return z.frames[z.next].Offset
+func (z *seekableSource) nextChunk() int64 { return z.nextChunkAt(z.next) }
+
+// nextChunkAt returns the file offset of frame i, or of the end of the
+// frames when there is no frame i.
+func (z *seekableSource) nextChunkAt(i int) int64 {
+	if i < len(z.frames) {
+		return z.frames[i].Offset
 	}
 	if n := len(z.frames); n > 0 {
 		return z.frames[n-1].Offset + z.frames[n-1].Size
@@ -94,6 +98,12 @@ func (z *seekableSource) seekChunk(off, stream int64) error {
 	// whose content starts there.
 	for i < len(z.frames) && z.frames[i].Offset == off && z.frames[i].DataSize == 0 {
 		i++
+	}
+	if i == len(z.frames) && off == z.nextChunkAt(i) && stream == z.s.Size() {
+		// The end of the stream, as Position gives it after the last
+		// event.
+		z.next, z.last = i, off
+		return nil
 	}
 	if i >= len(z.frames) || z.frames[i].Offset != off || z.frames[i].DataOffset != stream {
 		return ErrSeek
