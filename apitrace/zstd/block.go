@@ -109,7 +109,7 @@ func (z *Reader) sequences(src, lits, wide []byte) error {
 	}
 	out := z.hist
 	op := z.hlen
-	oend := op + z.blockMax
+	oend := op + z.outMax
 	b0 := int(src[0])
 	var nseq, p int
 	switch {

@@ -49,7 +49,10 @@ func (z *Reader) execute(src []byte, nseq int, lits, wide []byte) (int, error) {
 	}
 	d.left = nseq
 
-	out := z.hist[:z.hlen+z.blockMax+copySlack]
+	// The block's output ends by lim; out has copy slack past it, except
+	// in a caller's buffer, where the last sequences copy exactly.
+	lim := z.hlen + z.outMax
+	out := z.hist[:min(lim+copySlack, len(z.hist))]
 	op := z.hlen
 	lp := 0
 	for d.left > 0 {
@@ -57,7 +60,7 @@ func (z *Reader) execute(src []byte, nseq int, lits, wide []byte) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		if op, lp, err = execSeqs(z.batch[:k], out, op, wide, lp, len(lits)); err != nil {
+		if op, lp, err = execSeqs(z.batch[:k], out, op, lim, wide, lp, len(lits)); err != nil {
 			return 0, err
 		}
 	}
@@ -67,7 +70,7 @@ func (z *Reader) execute(src []byte, nseq int, lits, wide []byte) (int, error) {
 		return 0, fmt.Errorf("%w: sequence bit stream not consumed exactly", ErrCorrupt)
 	}
 	rest := len(lits) - lp
-	if op+rest > len(out)-copySlack {
+	if op+rest > lim {
 		return 0, fmt.Errorf("%w: literals past the block", ErrCorrupt)
 	}
 	op += copy(out[op:], lits[lp:])
@@ -165,13 +168,29 @@ func (z *Reader) decodeSeqs() (int, error) {
 }
 
 // execSeqs executes seqs into out from op, with the literals wide[lp:nlits]
-// (wide has readable slack past nlits). out holds copySlack bytes past the
-// block's end. It returns the new output and literal positions.
-func execSeqs(seqs []seqVal, out []byte, op int, wide []byte, lp, nlits int) (int, int, error) {
+// (wide has readable slack past nlits). The output must end by lim. It
+// returns the new output and literal positions.
+func execSeqs(seqs []seqVal, out []byte, op, lim int, wide []byte, lp, nlits int) (int, int, error) {
 	for _, s := range seqs {
 		ll, ml, off := int(s.ll), int(s.ml), int(s.off)
-		if ll > nlits-lp || op+ll+ml > len(out)-copySlack {
+		if ll > nlits-lp {
 			return 0, 0, errSeqBounds
+		}
+		if op+ll+ml > len(out)-copySlack {
+			// Too near the end of out for chunk copies.
+			if op+ll+ml > lim {
+				return 0, 0, errSeqBounds
+			}
+			op += copy(out[op:], wide[lp:lp+ll])
+			lp += ll
+			if off > op {
+				return 0, 0, errSeqOffset
+			}
+			for j := op; j < op+ml; j++ {
+				out[j] = out[j-off]
+			}
+			op += ml
+			continue
 		}
 		// Literals.
 		if ll <= 16 && lp+16 <= len(wide) {

@@ -47,6 +47,8 @@ type Reader struct {
 	// window when there is that much); hist[rp:hlen] is not yet returned.
 	hist     []byte
 	hlen, rp int
+	outMax   int  // the output the current block may produce
+	direct   bool // hist is the caller's buffer: it does not slide
 	inFrame  bool
 	window   int
 	blockMax int
@@ -154,10 +156,18 @@ func (z *Reader) WriteTo(w io.Writer) (int64, error) {
 var errFrameSize = errors.New("zstd: content larger than expected")
 
 // appendTo appends the rest of the stream to dst, failing when it holds
-// more than limit bytes. The output is copied block by block, while it
-// is still in the cache.
+// more than limit bytes. A first frame whose header gives a size that
+// fits in dst's spare capacity is decoded there; the rest of the output
+// is copied block by block, while it is still in the cache.
 func (z *Reader) appendTo(dst []byte, limit int64) ([]byte, error) {
 	base := len(dst)
+	if z.err == nil && !z.inFrame && z.rp == z.hlen {
+		if err := z.nextFrame(); err != nil {
+			z.err = err
+		} else if z.fcs > 0 && z.fcs <= limit && z.fcs <= int64(cap(dst)-len(dst)) {
+			dst = z.frameInto(dst)
+		}
+	}
 	for {
 		if z.rp < z.hlen {
 			if int64(len(dst)-base+z.hlen-z.rp) > limit {
@@ -177,6 +187,30 @@ func (z *Reader) appendTo(dst []byte, limit int64) ([]byte, error) {
 			z.err = err
 		}
 	}
+}
+
+// frameInto decodes the frame whose header was just read straight into
+// dst's spare capacity and returns dst extended by its content.
+func (z *Reader) frameInto(dst []byte) []byte {
+	own := z.hist
+	spare := dst[len(dst):cap(dst)]
+	z.hist, z.direct = spare, true
+	for z.inFrame {
+		if err := z.step(); err != nil {
+			z.err = err
+			break
+		}
+	}
+	// Output in place, unless a frame larger than its header said made
+	// the buffer grow.
+	if &z.hist[0] == &spare[0] {
+		dst = dst[:len(dst)+z.hlen]
+	} else {
+		dst = append(dst, z.hist[:z.hlen]...)
+	}
+	z.hist, z.direct = own, false
+	z.hlen, z.rp = 0, 0
+	return dst
 }
 
 // offset is the stream offset of the next unconsumed input byte.
@@ -379,14 +413,20 @@ func (z *Reader) frameHeader(off int64) error {
 
 // room makes space for n more bytes of output plus copy slack after
 // hist[:hlen], dropping output older than the window once it was read.
+// A caller's buffer (direct) gets no slack and never slides; it is
+// replaced by a grown copy only if the frame holds more than its header
+// said.
 func (z *Reader) room(n int) {
 	slide := max(z.window, minSlide)
-	if z.hlen+n > z.window+slide && z.hlen > z.window {
+	if z.hlen+n > z.window+slide && z.hlen > z.window && !z.direct {
 		copy(z.hist, z.hist[z.hlen-z.window:z.hlen])
 		z.hlen = z.window
 		z.rp = z.hlen
 	}
 	need := z.hlen + n + copySlack
+	if z.direct {
+		need -= copySlack
+	}
 	if need <= len(z.hist) {
 		return
 	}
@@ -443,7 +483,12 @@ func (z *Reader) step() error {
 		if err := z.needAt(3+size, off); err != nil {
 			return err
 		}
-		z.room(z.blockMax)
+		// A block produces at most what remains of the frame's size.
+		z.outMax = z.blockMax
+		if z.fcs >= 0 && z.fcs-z.produced < int64(z.outMax) {
+			z.outMax = int(z.fcs - z.produced)
+		}
+		z.room(z.outMax)
 		start = z.hlen
 		if err := z.block(z.in[z.ip+3:z.ip+3+size], z.in[z.ip+3:]); err != nil {
 			return &FormatError{Offset: off, Err: err}

@@ -53,6 +53,31 @@ func TestSeekable(t *testing.T) {
 				t.Errorf("frame %d: %v", j, err)
 			}
 		}
+		// Frames decode after what dst holds: into its spare capacity
+		// when the frame fits there (exactly or with room to spare),
+		// else through the decoder's own buffer.
+		for j := range frames {
+			want := data[j*frameSize : min((j+1)*frameSize, len(data))]
+			for _, spare := range []int{len(want), len(want) + 1, len(want) + 100, len(want) - 1, 0} {
+				prefix := []byte("prefix")
+				dst := append(make([]byte, 0, len(prefix)+spare), prefix...)
+				got, err := s.ReadFrame(dst, j)
+				if err != nil || !bytes.Equal(got[:len(prefix)], prefix) || !bytes.Equal(got[len(prefix):], want) {
+					t.Errorf("frame %d into %d spare bytes: %v", j, spare, err)
+				}
+			}
+		}
+		// Decoding a frame into a buffer with room for it allocates
+		// nothing once the decoder's own buffers have grown.
+		dst := make([]byte, 0, frameSize)
+		allocs := testing.AllocsPerRun(3, func() {
+			if _, err := s.ReadFrame(dst[:0], 0); err != nil {
+				t.Fatal(err)
+			}
+		})
+		if allocs != 0 {
+			t.Errorf("ReadFrame: %v allocations", allocs)
+		}
 		for _, o := range []int64{0, 1, frameSize - 1, frameSize, int64(len(data)) - 1} {
 			if i := s.FrameAt(o); i != int(o/frameSize) {
 				t.Errorf("FrameAt(%d) = %d", o, i)
