@@ -91,15 +91,18 @@ func (z *Reader) decodeSeqs() (int, error) {
 	rep1, rep2, rep3 := z.rep[0], z.rep[1], z.rep[2]
 	k := min(d.left, seqBatch)
 	// Reading k bits (k <= 32) at n is c << n >> (64 - k), written as two
-	// right shifts so that k == 0 yields 0 with shift counts below 64.
+	// right shifts so that k == 0 yields 0 with shift counts below 64
+	// (63-k is k^63). The three state updates are one read, split with
+	// masks, and so are the three extra values unless they are long.
 	for j := 0; j < k; j++ {
-		k1, k2, k3 := uint8(lle>>40), uint8(mle>>40), uint8(ofe>>40)
-		llS := uint64(lle>>48) + c<<(n&63)>>1>>((63-k1)&63)
-		n += uint(k1)
-		mlS := uint64(mle>>48) + c<<(n&63)>>1>>((63-k2)&63)
-		n += uint(k2)
-		ofS := uint64(ofe>>48) + c<<(n&63)>>1>>((63-k3)&63)
-		n += uint(k3)
+		k1, k2, k3 := uint(uint8(lle>>40)), uint(uint8(mle>>40)), uint(uint8(ofe>>40))
+		k23 := k2 + k3
+		kAll := k1 + k23
+		v := c << (n & 63) >> 1 >> ((kAll ^ 63) & 63)
+		n += kAll
+		llS := uint64(lle>>48) + v>>(k23&63)
+		mlS := uint64(mle>>48) + v>>(k3&63)&bitMask[k2&63]
+		ofS := uint64(ofe>>48) + v&bitMask[k3&63]
 
 		if pos >= 8 {
 			pos -= int(n >> 3)
@@ -109,18 +112,28 @@ func (z *Reader) decodeSeqs() (int, error) {
 			pos, n, c = reloadBits(in, pos, n, c)
 		}
 		lle, mle, ofe = z.seq[kindLL].entries[llS&511], z.seq[kindML].entries[mlS&511], z.seq[kindOF].entries[ofS&511]
-		ofBits, mlBits, llBits := uint8(ofe>>32), uint8(mle>>32), uint8(lle>>32)
-		ov := uint64(uint32(ofe)) + c<<(n&63)>>1>>((63-ofBits)&63)
-		n += uint(ofBits)
-		ml := uint32(mle) + uint32(c<<(n&63)>>1>>((63-mlBits)&63))
-		n += uint(mlBits)
-		// The extra bits and the next state update fit in the container
-		// unless the extra values are long.
-		if uint(ofBits)+uint(mlBits)+uint(llBits) >= 31 {
+		ofBits, mlBits, llBits := uint(uint8(ofe>>32)), uint(uint8(mle>>32)), uint(uint8(lle>>32))
+		eLM := llBits + mlBits
+		eAll := eLM + ofBits
+		var ov uint64
+		var ml, ll uint32
+		if eAll < 31 {
+			// The extra bits and the next state update (at most 26
+			// bits) fit in the container.
+			v := c << (n & 63) >> 1 >> ((eAll ^ 63) & 63)
+			n += eAll
+			ll = uint32(lle) + uint32(v&bitMask[llBits&63])
+			ml = uint32(mle) + uint32(v>>(llBits&63)&bitMask[mlBits&63])
+			ov = uint64(uint32(ofe)) + v>>(eLM&63)
+		} else {
+			ov = uint64(uint32(ofe)) + c<<(n&63)>>1>>((ofBits^63)&63)
+			n += ofBits
+			ml = uint32(mle) + uint32(c<<(n&63)>>1>>((mlBits^63)&63))
+			n += mlBits
 			pos, n, c = reloadBits(in, pos, n, c)
+			ll = uint32(lle) + uint32(c<<(n&63)>>1>>((llBits^63)&63))
+			n += llBits
 		}
-		ll := uint32(lle) + uint32(c<<(n&63)>>1>>((63-llBits)&63))
-		n += uint(llBits)
 
 		// Offsets 1-3 name the repeat offsets (RFC 8878 3.1.2.5).
 		var off int
@@ -244,6 +257,14 @@ func execSeqs(seqs []seqVal, out []byte, op, lim int, wide []byte, lp, nlits int
 	}
 	return op, lp, nil
 }
+
+// bitMask[k] keeps the low k bits.
+var bitMask = func() (m [64]uint64) {
+	for k := range m {
+		m[k] = 1<<k - 1
+	}
+	return m
+}()
 
 // Errors of the sequence loops, made once: a call to build them inside a
 // loop would make the compiler spill its registers.

@@ -172,8 +172,9 @@ func (s *Seekable) FrameAt(off int64) int {
 }
 
 // ReadFrame decodes frame i on its own and appends its content to dst.
-// A frame whose content differs in size or checksum from its seek table
-// entry is a *FormatError.
+// When dst's spare capacity holds the frame's content, the frame is
+// decoded there, without a copy. A frame whose content differs in size
+// or checksum from its seek table entry is a *FormatError.
 func (s *Seekable) ReadFrame(dst []byte, i int) ([]byte, error) {
 	if s.r == nil {
 		return dst, ErrNotOpen
