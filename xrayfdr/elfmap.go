@@ -72,7 +72,7 @@ func readELFInstrMap(r io.ReaderAt, size int64, whole []byte) (m *InstrMap, err 
 	if sec == nil {
 		return nil, ErrNoInstrMap
 	}
-	data, err := sectionData(sec, size)
+	data, err := sectionBytes(sec, size, whole)
 	if err != nil {
 		return nil, err
 	}
@@ -80,7 +80,7 @@ func readELFInstrMap(r io.ReaderAt, size int64, whole []byte) (m *InstrMap, err 
 	if len(data)%entrySize != 0 {
 		return nil, elfError(int64(sec.Offset), "xray_instr_map holds %d bytes, not whole 32-byte entries", len(data))
 	}
-	relocs, err := readRelocs(f, size, sec.Addr, uint64(len(data)))
+	relocs, err := readRelocs(f, size, whole, sec.Addr, uint64(len(data)))
 	if err != nil {
 		return nil, err
 	}
@@ -97,16 +97,16 @@ func readELFInstrMap(r io.ReaderAt, size int64, whole []byte) (m *InstrMap, err 
 		return v
 	}
 	var (
-		id    int32 = 1
-		curFn uint64
-		ids   = map[uint64]int32{}
+		id      int32 = 1
+		curFn   uint64
+		sawZero bool // a sled of a function at address 0
+		rising  = true
 	)
 	setFunc := func(id int32, fn uint64) {
 		if int(id) > len(m.Functions) {
 			m.Functions = append(m.Functions, fn)
 		}
 		m.Functions[id-1] = fn
-		ids[fn] = id
 	}
 	for off := 0; off < len(data); off += entrySize {
 		e := data[off : off+entrySize]
@@ -134,13 +134,34 @@ func readELFInstrMap(r io.ReaderAt, size int64, whole []byte) (m *InstrMap, err 
 		}
 		if s.Function != curFn {
 			id++
+			rising = rising && s.Function > curFn
 			curFn = s.Function
 			setFunc(id, s.Function)
 		}
+		sawZero = sawZero || s.Function == 0
+		s.FuncID = id
 		m.Sleds = append(m.Sleds, s)
 	}
-	for i := range m.Sleds {
-		m.Sleds[i].FuncID = ids[m.Sleds[i].Function]
+	if !rising || sawZero {
+		// A function met again later has the last id it was given, on
+		// all its sleds, as in llvm-xray. (When the functions come in
+		// rising order, as linkers lay them out, each has one id.)
+		ids := make(map[uint64]int32, len(m.Functions))
+		id, curFn = 1, 0
+		for _, s := range m.Sleds {
+			if curFn == 0 {
+				curFn = s.Function
+				ids[s.Function] = id
+			}
+			if s.Function != curFn {
+				id++
+				curFn = s.Function
+				ids[s.Function] = id
+			}
+		}
+		for i := range m.Sleds {
+			m.Sleds[i].FuncID = ids[m.Sleds[i].Function]
+		}
 	}
 	m.symbols = newSymbolizer(f, size, whole, m.Functions)
 	return m, nil
@@ -210,10 +231,20 @@ func sectionData(s *elf.Section, size int64) ([]byte, error) {
 	return data, nil
 }
 
+// sectionBytes is sectionData, the bytes sliced from whole (the file's
+// bytes, when held in memory) instead of copied.
+func sectionBytes(s *elf.Section, size int64, whole []byte) ([]byte, error) {
+	if whole != nil && s.Type != elf.SHT_NOBITS && s.Flags&elf.SHF_COMPRESSED == 0 &&
+		s.Offset <= uint64(len(whole)) && s.FileSize <= uint64(len(whole))-s.Offset {
+		return whole[s.Offset : s.Offset+s.FileSize : s.Offset+s.FileSize], nil
+	}
+	return sectionData(s, size)
+}
+
 // readRelocs returns the values llvm-xray computes for the relocations of
 // every REL and RELA section at addresses in [lo, lo+n): the first
 // relocation of an address wins.
-func readRelocs(f *elf.File, size int64, lo, n uint64) (map[uint64]uint64, error) {
+func readRelocs(f *elf.File, size int64, whole []byte, lo, n uint64) (map[uint64]uint64, error) {
 	out := map[uint64]uint64{}
 	relative := uint32(elf.R_X86_64_RELATIVE)
 	if f.Machine == elf.EM_AARCH64 {
@@ -241,7 +272,7 @@ func readRelocs(f *elf.File, size int64, lo, n uint64) (map[uint64]uint64, error
 		if s.Type != elf.SHT_RELA && s.Type != elf.SHT_REL {
 			continue
 		}
-		data, err := sectionData(s, size)
+		data, err := sectionBytes(s, size, whole)
 		if err != nil {
 			return nil, err
 		}

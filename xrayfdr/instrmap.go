@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"strconv"
+	"sync"
 )
 
 // SledKind is the kind of an instrumentation sled.
@@ -109,12 +111,29 @@ func (m *InstrMap) WriteYAML(w io.Writer, symbolize, demangle bool) error {
 		_, err := io.WriteString(w, "---\n[]\n...\n")
 		return err
 	}
-	bw := bufio.NewWriterSize(w, 64<<10)
-	bw.WriteString("---\n")
-	var b []byte
-	cache := map[int32][]byte{}
+	// Lines go straight into the caller's buffered writer when it is one.
+	bw, theirs := w.(*bufio.Writer)
+	if theirs && bw == nil {
+		return ErrNotOpen
+	}
+	if !theirs {
+		bw = bufio.NewWriterSize(w, 32<<10)
+	}
+	if _, err := bw.WriteString("---\n"); err != nil {
+		return err
+	}
+	// Each function's quoted name is made once: quoted holds them one
+	// after another, span[id] where id's is (end 0: not made yet).
+	var (
+		quoted []byte
+		span   [][2]int
+	)
+	if symbolize {
+		span = make([][2]int, len(m.Functions)+1)
+	}
 	for _, s := range m.Sleds {
-		b = append(b[:0], "- { id: "...)
+		b := bw.AvailableBuffer()
+		b = append(b, "- { id: "...)
 		b = strconv.AppendInt(b, int64(s.FuncID), 10)
 		b = append(b, ", address: 0x"...)
 		b = appendHexUpper(b, s.Address)
@@ -125,22 +144,33 @@ func (m *InstrMap) WriteYAML(w io.Writer, symbolize, demangle bool) error {
 		b = append(b, ", always-instrument: "...)
 		b = strconv.AppendBool(b, s.AlwaysInstrument)
 		b = append(b, ", function-name: "...)
-		if symbolize {
-			name, ok := cache[s.FuncID]
-			if !ok {
-				name = appendYAMLString(nil, []byte(m.Name(s.FuncID, demangle)))
-				cache[s.FuncID] = name
-			}
-			b = append(b, name...)
-		} else {
+		switch {
+		case !symbolize:
 			b = append(b, "''"...)
+		case s.FuncID < 1 || int(s.FuncID) >= len(span):
+			b = appendYAMLString(b, m.Name(s.FuncID, demangle))
+		default:
+			sp := &span[s.FuncID]
+			if sp[1] == 0 {
+				sp[0] = len(quoted)
+				quoted = appendYAMLString(quoted, m.Name(s.FuncID, demangle))
+				sp[1] = len(quoted)
+			}
+			b = append(b, quoted[sp[0]:sp[1]]...)
 		}
 		b = append(b, ", version: "...)
 		b = strconv.AppendUint(b, uint64(s.Version), 10)
 		b = append(b, " }\n"...)
-		bw.Write(b)
+		if _, err := bw.Write(b); err != nil {
+			return err
+		}
 	}
-	bw.WriteString("...\n")
+	if _, err := bw.WriteString("...\n"); err != nil {
+		return err
+	}
+	if theirs {
+		return nil // theirs to flush
+	}
 	return bw.Flush()
 }
 
@@ -160,16 +190,172 @@ func appendHexUpper(b []byte, v uint64) []byte {
 // map llvm-xray extract writes (see ReadInstrMap). Anything else is an
 // error saying so (ErrNotInstrMap).
 func OpenInstrMap(path string) (*InstrMap, error) {
-	// The whole file is read: the symbols and DWARF of an ELF object are
-	// read from it when names are first asked for.
-	data, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
-	if bytes.HasPrefix(data, []byte("\x7fELF")) {
-		return readELFInstrMap(bytes.NewReader(data), int64(len(data)), data)
+	info, err := f.Stat()
+	if err != nil || !info.Mode().IsRegular() {
+		// a pipe or a device: read it whole
+		defer f.Close()
+		data, err := io.ReadAll(f)
+		if err != nil {
+			return nil, err
+		}
+		if bytes.HasPrefix(data, []byte("\x7fELF")) {
+			return readELFInstrMap(bytes.NewReader(data), int64(len(data)), data)
+		}
+		return ReadInstrMap(bytes.NewReader(data))
 	}
-	return ReadInstrMap(bytes.NewReader(data))
+	var magic [4]byte
+	if n, _ := f.ReadAt(magic[:], 0); n < len(magic) || string(magic[:]) != "\x7fELF" {
+		defer f.Close()
+		return ReadInstrMap(f)
+	}
+	o := &objectFile{path: path, info: info, f: f}
+	m, err := o.readMap()
+	o.close()
+	if err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// objectFile is what OpenInstrMap reads an ELF object through: the open
+// file while the map is read, then the file's bytes, read whole when
+// something more (debug information, other sections) is first asked for.
+// The file is not kept open; when it has changed since, reads fail.
+type objectFile struct {
+	path string
+	info os.FileInfo
+
+	mu     sync.Mutex
+	f      *os.File // open while the map is read
+	mapped []byte   // the file mapped in memory, while the map is read
+	whole  []byte
+	err    error
+}
+
+// readMap reads the map through the open file, mapped in memory where
+// the system allows: only the pages of the sections the map and the
+// symbols need are read, and nothing is copied. Names found are copied
+// out before the file is unmapped.
+func (o *objectFile) readMap() (m *InstrMap, err error) {
+	size := o.info.Size()
+	if mapped, err := mapFile(o.f, size); err == nil {
+		o.mapped = mapped
+		defer func() {
+			o.mu.Lock()
+			o.mapped = nil
+			o.mu.Unlock()
+			unmapFile(mapped)
+		}()
+		// A file cut short while mapped faults where it is read: make
+		// that a panic, and the panic an error.
+		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+		defer func() {
+			if p := recover(); p != nil {
+				m, err = nil, fmt.Errorf("%w (%v)", ErrELF, p)
+			}
+		}()
+	}
+	m, err = readELFInstrMap(o, size, o.mapped)
+	if err != nil {
+		return nil, err
+	}
+	s := m.symbols
+	s.whole = nil
+	if s.mayNeedDWARF() {
+		// names will come from DWARF: hold the file's bytes now, so
+		// that they do not depend on the file staying where it is
+		if err := o.readWhole(); err != nil {
+			return nil, err
+		}
+		s.whole = o.whole
+	}
+	s.ownNames()
+	return m, nil
+}
+
+func (o *objectFile) ReadAt(p []byte, off int64) (int, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	data := o.mapped
+	if data == nil {
+		if o.f != nil && o.whole == nil {
+			return o.f.ReadAt(p, off)
+		}
+		if o.whole == nil && o.err == nil {
+			o.err = o.readWholeLocked()
+		}
+		if o.err != nil {
+			return 0, o.err
+		}
+		data = o.whole
+	}
+	if off < 0 {
+		return 0, errors.New("xrayfdr: negative offset")
+	}
+	if off >= int64(len(data)) {
+		return 0, io.EOF
+	}
+	n := copy(p, data[off:])
+	if n < len(p) {
+		return n, io.EOF
+	}
+	return n, nil
+}
+
+// readWhole reads the whole file into memory.
+func (o *objectFile) readWhole() error {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.whole == nil && o.err == nil {
+		o.err = o.readWholeLocked()
+	}
+	return o.err
+}
+
+func (o *objectFile) readWholeLocked() error {
+	if o.mapped != nil {
+		o.whole = bytes.Clone(o.mapped)
+		return nil
+	}
+	f := o.f
+	if f == nil {
+		var err error
+		if f, err = os.Open(o.path); err != nil {
+			return err
+		}
+		defer f.Close()
+		info, err := f.Stat()
+		if err != nil {
+			return err
+		}
+		if !os.SameFile(info, o.info) || info.Size() != o.info.Size() || !info.ModTime().Equal(o.info.ModTime()) {
+			return fmt.Errorf("xrayfdr: %s changed since its instrumentation map was read", o.path)
+		}
+	}
+	data := make([]byte, o.info.Size())
+	n, err := f.ReadAt(data, 0)
+	if n < len(data) {
+		if err == nil || err == io.EOF {
+			err = io.ErrUnexpectedEOF
+		}
+		return fmt.Errorf("xrayfdr: %s: %w", o.path, err)
+	}
+	o.whole = data
+	return nil
+}
+
+// close closes the file; later reads use the file's bytes.
+func (o *objectFile) close() {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.f != nil {
+		o.f.Close()
+		o.f = nil
+	}
 }
 
 // ErrNotInstrMap means a file that is neither an ELF object nor a YAML

@@ -73,13 +73,47 @@ func newSymbolizer(f *elf.File, size int64, whole []byte, addrs []uint64) *symbo
 	return s
 }
 
+// mayNeedDWARF reports whether naming a function may read DWARF: some
+// function address has no symbol covering it and the object has debug
+// information.
+func (s *symbolizer) mayNeedDWARF() bool {
+	covered := true
+	for i, q := range s.queries {
+		if d := &s.found[i]; !d.ok || d.size != 0 && d.addr+d.size <= q {
+			covered = false
+			break
+		}
+	}
+	if covered {
+		return false
+	}
+	for _, sec := range s.file.Sections {
+		if sec.Name == ".debug_info" || sec.Name == ".zdebug_info" {
+			return true
+		}
+	}
+	return false
+}
+
+// ownNames copies the names found out of the file's bytes, into one
+// block of their own.
+func (s *symbolizer) ownNames() {
+	n := 0
+	for i := range s.found {
+		n += len(s.found[i].name)
+	}
+	buf := make([]byte, 0, n)
+	for i := range s.found {
+		d := &s.found[i]
+		at := len(buf)
+		buf = append(buf, d.name...)
+		d.name = buf[at:len(buf):len(buf)]
+	}
+}
+
 // section returns a section's bytes, from memory when the file is there.
 func (s *symbolizer) section(sec *elf.Section) ([]byte, error) {
-	if s.whole != nil && sec.Type != elf.SHT_NOBITS && sec.Flags&elf.SHF_COMPRESSED == 0 &&
-		sec.Offset <= uint64(len(s.whole)) && sec.FileSize <= uint64(len(s.whole))-sec.Offset {
-		return s.whole[sec.Offset : sec.Offset+sec.FileSize : sec.Offset+sec.FileSize], nil
-	}
-	return sectionData(sec, s.size)
+	return sectionBytes(sec, s.size, s.whole)
 }
 
 // lookup returns, for each of the sorted addresses qs, the greatest

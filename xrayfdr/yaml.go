@@ -73,7 +73,7 @@ func (n *nameTable) get(id int32) []byte {
 	if b, ok := n.m[id]; ok {
 		return b
 	}
-	b := appendYAMLString(nil, []byte(n.name(id)))
+	b := appendYAMLString(nil, n.name(id))
 	if id >= 0 && id < 4096 {
 		if n.small == nil {
 			n.small = make([][]byte, 4096)
@@ -270,7 +270,7 @@ func isSpaceByte(c byte) bool {
 }
 
 // needsQuotes follows LLVM 14's yaml::needsQuotes.
-func needsQuotes(s []byte) quoting {
+func needsQuotes[S string | []byte](s S) quoting {
 	if len(s) == 0 {
 		return quoteSingle
 	}
@@ -283,7 +283,8 @@ func needsQuotes(s []byte) quoting {
 	case '-', '?', ':', '\\', ',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', '\'', '"', '%', '@', '`':
 		q = quoteSingle
 	}
-	for _, c := range s {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
 		if isAlnum(c) {
 			continue
 		}
@@ -398,13 +399,14 @@ func isNumeric(s string) bool {
 
 const hexUpper = "0123456789ABCDEF"
 
-func appendYAMLString(b []byte, s []byte) []byte {
+func appendYAMLString[S string | []byte](b []byte, s S) []byte {
 	switch needsQuotes(s) {
 	case quoteNone:
 		return append(b, s...)
 	case quoteSingle:
 		b = append(b, '\'')
-		for _, c := range s {
+		for i := 0; i < len(s); i++ {
+			c := s[i]
 			if c == '\'' {
 				b = append(b, '\'')
 			}
@@ -445,7 +447,7 @@ func appendYAMLString(b []byte, s []byte) []byte {
 			case c < 0x80:
 				b = append(b, c)
 			default:
-				r, n := utf8.DecodeRune(s[i:])
+				r, n := utf8.DecodeRune([]byte(s[i:min(i+utf8.UTFMax, len(s))]))
 				if r == utf8.RuneError && n <= 1 {
 					// LLVM writes U+FFFD and drops the rest of the string
 					b = append(b, "\uFFFD"...)
