@@ -183,44 +183,50 @@ func (z *Reader) decodeSeqs() (int, error) {
 // execSeqs executes seqs into out from op, with the literals wide[lp:nlits]
 // (wide has readable slack past nlits). The output must end by lim. It
 // returns the new output and literal positions.
+//
+// The common sequences go through a loop without calls, whose values
+// then stay in registers; it leaves the others to a general function.
 func execSeqs(seqs []seqVal, out []byte, op, lim int, wide []byte, lp, nlits int) (int, int, error) {
-	for _, s := range seqs {
+	for i := 0; ; i++ {
+		var err error
+		i, op, lp, err = execChunks(seqs, i, out, op, wide, lp, nlits)
+		if err != nil || i == len(seqs) {
+			return op, lp, err
+		}
+		if op, lp, err = execOne(seqs[i], out, op, lim, wide, lp, nlits); err != nil {
+			return 0, 0, err
+		}
+	}
+}
+
+// execChunks executes seqs from i with chunk copies, which may write up
+// to copySlack bytes past a sequence's end, until it meets one that needs
+// more than that or a long copy, and returns its index (len(seqs) when
+// all were done).
+func execChunks(seqs []seqVal, i int, out []byte, op int, wide []byte, lp, nlits int) (int, int, int, error) {
+	for ; i < len(seqs); i++ {
+		s := seqs[i]
 		ll, ml, off := int(s.ll), int(s.ml), int(s.off)
 		if ll > nlits-lp {
-			return 0, 0, errSeqBounds
+			return 0, 0, 0, errSeqBounds
 		}
-		if op+ll+ml > len(out)-copySlack {
-			// Too near the end of out for chunk copies.
-			if op+ll+ml > lim {
-				return 0, 0, errSeqBounds
-			}
-			op += copy(out[op:], wide[lp:lp+ll])
-			lp += ll
-			if off > op {
-				return 0, 0, errSeqOffset
-			}
-			for j := op; j < op+ml; j++ {
-				out[j] = out[j-off]
-			}
-			op += ml
-			continue
+		if op+ll+ml > len(out)-copySlack || ll > 128 || lp+128 > len(wide) || (ml > 128 && ml <= off) {
+			return i, op, lp, nil
 		}
 		// Literals.
-		if ll <= 16 && lp+16 <= len(wide) {
+		if ll <= 16 {
 			*(*[16]byte)(out[op : op+16]) = *(*[16]byte)(wide[lp : lp+16])
-		} else if ll <= 128 && lp+128 <= len(wide) {
+		} else {
 			for j := 0; j < ll; j += 16 {
 				*(*[16]byte)(out[op+j : op+j+16]) = *(*[16]byte)(wide[lp+j : lp+j+16])
 			}
-		} else {
-			copy(out[op:op+ll], wide[lp:lp+ll])
 		}
 		op += ll
 		lp += ll
 
 		// Match.
 		if off > op {
-			return 0, 0, errSeqOffset
+			return 0, 0, 0, errSeqOffset
 		}
 		m := op - off
 		switch {
@@ -234,13 +240,11 @@ func execSeqs(seqs []seqVal, out []byte, op, lim int, wide []byte, lp, nlits int
 				a, b := *(*[16]byte)(out[m : m+16]), *(*[16]byte)(out[m+16 : m+16+16])
 				*(*[16]byte)(out[op : op+16]) = a
 				*(*[16]byte)(out[op+16 : op+16+16]) = b
-			} else if ml <= 128 {
+			} else {
 				// off >= ml > 32: no chunk reads what another wrote.
 				for j := 0; j < ml; j += 16 {
 					*(*[16]byte)(out[op+j : op+j+16]) = *(*[16]byte)(out[m+j : m+j+16])
 				}
-			} else {
-				copy(out[op:op+ml], out[m:m+ml])
 			}
 		case off >= 16:
 			for j := 0; j < ml; j += 16 {
@@ -251,11 +255,42 @@ func execSeqs(seqs []seqVal, out []byte, op, lim int, wide []byte, lp, nlits int
 				*(*[8]byte)(out[op+j : op+j+8]) = *(*[8]byte)(out[m+j : m+j+8])
 			}
 		default:
-			copyShort(out, op, m, ml, off)
+			// A distance under 8: byte by byte until the pattern
+			// repeats at a distance of at least 8, then 8 bytes at a
+			// time from that distance.
+			d := off * ((8 + off - 1) / off)
+			j := 0
+			for ; j < ml && j < d; j++ {
+				out[op+j] = out[m+j]
+			}
+			for ; j < ml; j += 8 {
+				*(*[8]byte)(out[op+j : op+j+8]) = *(*[8]byte)(out[op+j-d : op+j-d+8])
+			}
 		}
 		op += ml
 	}
-	return op, lp, nil
+	return i, op, lp, nil
+}
+
+// execOne executes one sequence with exact copies: one with long copies,
+// or too near the end of out for chunk copies.
+func execOne(s seqVal, out []byte, op, lim int, wide []byte, lp, nlits int) (int, int, error) {
+	ll, ml, off := int(s.ll), int(s.ml), int(s.off)
+	if ll > nlits-lp || op+ll+ml > lim {
+		return 0, 0, errSeqBounds
+	}
+	op += copy(out[op:op+ll], wide[lp:lp+ll])
+	lp += ll
+	if off > op {
+		return 0, 0, errSeqOffset
+	}
+	// An overlapping match repeats the off bytes before it: each copy
+	// doubles what is there to copy from.
+	m := op - off
+	for j := 0; j < ml; {
+		j += copy(out[op+j:op+ml], out[m:op+j])
+	}
+	return op + ml, lp, nil
 }
 
 // bitMask[k] keeps the low k bits.
@@ -273,17 +308,3 @@ var (
 	errSeqBounds  = fmt.Errorf("%w: sequence past the literals or the block", ErrCorrupt)
 	errSeqOffset  = fmt.Errorf("%w: match offset beyond the window or the frame's start", ErrCorrupt)
 )
-
-// copyShort copies a match of ml bytes at distance off < 8: byte by byte
-// until the pattern repeats at a distance of at least 8, then 8 bytes at a
-// time from that distance.
-func copyShort(out []byte, op, m, ml, off int) {
-	d := off * ((8 + off - 1) / off)
-	j := 0
-	for ; j < ml && j < d; j++ {
-		out[op+j] = out[m+j]
-	}
-	for ; j < ml; j += 8 {
-		*(*[8]byte)(out[op+j : op+j+8]) = *(*[8]byte)(out[op+j-d : op+j-d+8])
-	}
-}
