@@ -91,8 +91,7 @@ func summarizeLeakText(w io.Writer, r io.Reader) error {
 			flags = ", refcounted"
 		}
 		// Calls that name no type are the first type's.
-		name := string(s.Resource.Type)
-		a, f := allocs[name], frees[name]
+		a, f := allocs[string(s.Resource.Type)], frees[string(s.Resource.Type)]
 		if i == 0 {
 			a, f = a+allocs[""], f+frees[""]
 		}
