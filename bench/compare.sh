@@ -4,7 +4,9 @@
 # same where they should, then alternates the two commands RUNS times
 # (output to /dev/null) and reports the medians of wall and CPU time
 # (user + system), or runs the in-process side-by-side benchmarks, and
-# prints one table. PERFORMANCE.md holds its latest output.
+# prints one table. Symbolization and the XRay analyses have their own
+# scripts (bench/xrayfdr/symbolize.sh, analyses.sh); gotraceraw's
+# in-process per-event comparison is bench/gotraceraw/compare.sh. PERFORMANCE.md holds its latest output.
 #
 #   bash bench/compare.sh [ROW...]
 #
@@ -119,20 +121,18 @@ for row in "${rows[@]}"; do
 		fi ;;
 	snappy)
 		# In-process, side by side in one binary: ours and github.com/golang/snappy.
-		(cd "$bench" && go test -run '^$' -bench 'DecodeSideBySide|Encode' -benchtime 30x -count "$runs" ./apitrace/) > "$work/snappy.txt"
+		(cd "$bench" && go test -run '^$' -bench 'DecodeSideBySide|EncodeSideBySide' -benchtime 30x -count "$runs" ./apitrace/) > "$work/snappy.txt"
 		awk '
-		/^BenchmarkEncode/ {
+		# Both side-by-side benchmarks alternate the two codecs on one locked
+		# thread and time each by the thread's CPU time.
+		/^Benchmark(De|En)codeSideBySide/ {
 			n = $1; sub(/-[0-9]+$/, "", n); split(n, p, "/")
-			for (i = 2; i < NF; i++) if ($(i+1) == "MB/s") v["encode " p[2], p[3]] = v["encode " p[2], p[3]] " " $i
-			rows["encode " p[2]] = 1
-		}
-		/^BenchmarkDecodeSideBySide/ {
-			n = $1; sub(/-[0-9]+$/, "", n); split(n, p, "/")
+			op = n ~ /Decode/ ? "decode " : "encode "
 			for (i = 2; i < NF; i++) {
-				if ($(i+1) == "ours-MB/s") v["decode " p[2], "ours"] = v["decode " p[2], "ours"] " " $i
-				if ($(i+1) == "golang-MB/s") v["decode " p[2], "golang"] = v["decode " p[2], "golang"] " " $i
+				if ($(i+1) == "ours-MB/s") v[op p[2], "ours"] = v[op p[2], "ours"] " " $i
+				if ($(i+1) == "golang-MB/s") v[op p[2], "golang"] = v[op p[2], "golang"] " " $i
 			}
-			rows["decode " p[2]] = 1
+			rows[op p[2]] = 1
 		}
 		function median(s,   a, k, i, j, t) {
 			k = split(s, a, " ")
