@@ -77,6 +77,6 @@ func (e *Event) Frame(i int) (pc, fn, file, line uint64) {
 // String returns the event's text form as Go's tools print it, without
 // the final newline.
 func (e *Event) String() string {
-	b := appendText(nil, e)
+	b, _ := appendText(nil, e)
 	return string(b[:len(b)-1])
 }

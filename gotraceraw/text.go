@@ -31,22 +31,25 @@ var argText = func() (m [len(specs)][]string) {
 }()
 
 // appendText appends the text form of e and a newline, as Go's TextWriter
-// does, without checking e.
-func appendText(b []byte, e *Event) []byte {
+// does, without checking e. It also returns the length of e's type byte
+// and arguments on the wire as minimal varints, which the TextWriter
+// needs and gets cheapest here, with each argument at hand.
+func appendText(b []byte, e *Event) ([]byte, int) {
 	if int(e.Type) >= len(specs) || specs[e.Type].Name == "" {
 		b = append(b, e.Type.String()...)
 		for _, a := range e.Args {
 			b = append(b, ' ')
 			b = strconv.AppendUint(b, a, 10)
 		}
-		return append(b, '\n')
+		return append(b, '\n'), 0
 	}
 	b = append(b, specs[e.Type].Name...)
 	at := argText[e.Type]
-	i := 0
+	i, n := 0, 1
 	for ; i < len(at) && i < len(e.Args); i++ {
 		b = append(b, at[i]...)
 		b = appendUint(b, e.Args[i])
+		n += varint.Len(e.Args[i])
 	}
 	if specs[e.Type].IsStack {
 		for j := i; j < len(e.Args); j++ {
@@ -61,13 +64,14 @@ func appendText(b []byte, e *Event) []byte {
 				b = append(b, " line="...)
 			}
 			b = appendUint(b, e.Args[j])
+			n += varint.Len(e.Args[j])
 		}
 	}
 	if e.Data != nil {
 		b = append(b, "\n\tdata="...)
 		b = appendQuote(b, e.Data)
 	}
-	return append(b, '\n')
+	return append(b, '\n'), n
 }
 
 const lowerhex = "0123456789abcdef"
@@ -204,9 +208,12 @@ func (w *TextWriter) Write(e *Event) error {
 	if err != nil {
 		return err
 	}
-	ends, err := w.place(e, k)
-	if err != nil {
-		return err
+	// An event inside the open batch, the common case, needs no call.
+	ends := false
+	if k&kFrame != 0 || !w.inBatch {
+		if ends, err = w.place(e, k); err != nil {
+			return err
+		}
 	}
 	if ends {
 		if err := w.endBatch(); err != nil {
@@ -214,10 +221,13 @@ func (w *TextWriter) Write(e *Event) error {
 		}
 	}
 	mark := len(w.buf)
-	w.buf = appendText(w.buf, e)
+	var n int
+	w.buf, n = appendText(w.buf, e)
 	switch {
 	case w.inBatch:
-		n := wireLen(e, k)
+		if e.Widths != nil || k&kData != 0 {
+			n = wireLen(e, k)
+		}
 		if w.body+n > MaxBatchSize {
 			w.buf = w.buf[:mark]
 			return fmt.Errorf("%w: %v would make its batch longer than %d bytes", ErrInvalid, e.Type, MaxBatchSize)

@@ -190,9 +190,12 @@ func (w *Writer) Write(e *Event) error {
 	if err != nil {
 		return err
 	}
-	ends, err := w.place(e, k)
-	if err != nil {
-		return err
+	// An event inside the open batch, the common case, needs no call.
+	ends := false
+	if k&kFrame != 0 || !w.inBatch {
+		if ends, err = w.place(e, k); err != nil {
+			return err
+		}
 	}
 	if ends {
 		if err := w.endBatch(); err != nil {
