@@ -26,16 +26,22 @@ type liveEntry[V any] struct {
 
 // alloc records an allocation and reports whether it stays as its own
 // entry; false means it only added a reference to a live allocation.
-func (s *liveSet[V]) alloc(k liveKey, refcount bool, v V) (kept bool) {
+// When it takes the place of a live allocation of the same id, that one
+// is returned as left behind (a leak for good).
+func (s *liveSet[V]) alloc(k liveKey, refcount bool, v V) (kept bool, left V, leftBehind bool) {
 	if s.m == nil {
 		s.m = map[liveKey]*liveEntry[V]{}
 	}
-	if l := s.m[k]; l != nil && refcount {
+	l := s.m[k]
+	if l != nil && refcount {
 		l.refs++
-		return false
+		return false, left, false
 	}
 	s.m[k] = &liveEntry[V]{v: v, refs: 1}
-	return true
+	if l != nil {
+		return true, l.v, true
+	}
+	return true, left, false
 }
 
 // free applies a free and returns the allocation it released, if one
@@ -60,8 +66,11 @@ func (s *liveSet[V]) free(k liveKey, refcount bool) (released V, ok bool) {
 // order; Report sorts them by timestamp first, which differs only for
 // reports whose timestamps go backwards. The zero value is ready to use.
 type LeakCounter struct {
-	resources            []Resource
-	live                 liveSet[int64] // sizes of the live allocations
+	resources []Resource
+	live      liveSet[int64] // sizes of the live allocations
+	// left holds, per resource type, the allocations that a new one of
+	// the same id left behind: they can no longer be freed.
+	left                 []LeakSum
 	calls, allocs, frees int
 }
 
@@ -85,7 +94,14 @@ func (lc *LeakCounter) Add(rec *Record) {
 			return
 		}
 		lc.allocs++
-		lc.live.alloc(k, refcount, c.Size)
+		if _, size, ok := lc.live.alloc(k, refcount, c.Size); ok {
+			i := max(res, 0)
+			if i >= len(lc.left) {
+				lc.left = append(lc.left, make([]LeakSum, i+1-len(lc.left))...)
+			}
+			lc.left[i].Count++
+			lc.left[i].Size += size
+		}
 	}
 }
 
@@ -103,6 +119,12 @@ func (lc *LeakCounter) Sums() []LeakSum {
 	}
 	if len(sums) == 0 {
 		return sums
+	}
+	for i, l := range lc.left {
+		if i < len(sums) {
+			sums[i].Count += l.Count
+			sums[i].Size += l.Size
+		}
 	}
 	for k, l := range lc.live.m {
 		i := max(k.res, 0)

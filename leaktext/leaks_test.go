@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -61,5 +62,43 @@ func TestLeakCounterAgreesWithReport(t *testing.T) {
 	}
 	if leaky == 0 {
 		t.Error("no report leaks anything: the test shows nothing")
+	}
+}
+
+// An allocation that a new one of the same id replaces while live stays a
+// leak, in the counter as in FilterLeaks; a refcounted type's further
+// allocation only adds a reference.
+func TestLeakCounterReallocatedID(t *testing.T) {
+	report := "version=1.0, arch=x86_64, timestamp=2026.11.23 12:00:00, process=p, pid=1\n" +
+		"<1> : memory (memory allocation in bytes)\n" +
+		"<2> : fd (file descriptor) [refcount]\n" +
+		"1. malloc<memory>(10) = 0x1000\n" +
+		"2. malloc<memory>(20) = 0x1000\n" +
+		"3. free<memory>(0x1000)\n" +
+		"4. open<fd>(1) = 0x3\n" +
+		"5. dup<fd>(1) = 0x3\n" +
+		"6. close<fd>(0x3)\n"
+	rep, err := ReadReport(strings.NewReader(report))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep.FilterLeaks()
+	want := rep.LeakSums()
+	if len(want) != 2 || want[0].Count != 1 || want[0].Size != 10 || want[1].Count != 1 {
+		t.Fatalf("FilterLeaks+LeakSums = %+v, want the first malloc and the fd left", want)
+	}
+	rd, err := NewReader(strings.NewReader(report))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lc LeakCounter
+	for rec, err := range rd.All() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		lc.Add(rec)
+	}
+	if diff := cmp.Diff(want, lc.Sums()); diff != "" {
+		t.Errorf("LeakCounter (-report +counter):\n%s", diff)
 	}
 }

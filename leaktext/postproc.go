@@ -129,7 +129,7 @@ func (rep *Report) FilterLeaks() {
 		k := liveKey{e.Res, e.Call.ID}
 		refcount := e.Res >= 0 && rep.Resources[e.Res].Refcount()
 		if !e.Call.Free {
-			if !live.alloc(k, refcount, e) {
+			if kept, _, _ := live.alloc(k, refcount, e); !kept {
 				drop[e] = true
 			}
 			continue
