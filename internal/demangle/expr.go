@@ -27,7 +27,12 @@ func (p *parser) expr() *node {
 	if !p.enter() {
 		return nil
 	}
-	defer func() { p.depth-- }()
+	n := p.exprBody() // not deferred: see encoding
+	p.depth--
+	return n
+}
+
+func (p *parser) exprBody() *node {
 	global := p.consumeStr("gs")
 	if p.left() < 2 {
 		return nil

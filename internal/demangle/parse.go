@@ -321,14 +321,21 @@ func (p *parser) encoding() *node {
 	if !p.enter() {
 		return nil
 	}
-	defer func() { p.depth-- }()
 	// The template parameters of an encoding are unrelated to those of
 	// the context it is nested in (a local name in a template argument).
 	// Both lists continue past their current ends, so nothing is allocated
 	// and the enclosing lists are intact when they are restored.
 	savedParams, savedOuter := p.tparams, p.outer
 	p.tparams, p.outer = p.tparams[len(p.tparams):], p.outer[len(p.outer):]
-	defer func() { p.tparams, p.outer = savedParams, savedOuter }()
+	// (restored here rather than deferred: this body's many returns
+	// would make the defers slow ones)
+	n := p.encodingBody()
+	p.tparams, p.outer = savedParams, savedOuter
+	p.depth--
+	return n
+}
+
+func (p *parser) encodingBody() *node {
 	if c := p.look(0); c == 'G' || c == 'T' {
 		return p.specialName()
 	}
@@ -1399,7 +1406,12 @@ func (p *parser) typ() *node {
 	if !p.enter() {
 		return nil
 	}
-	defer func() { p.depth-- }()
+	n := p.typBody() // not deferred: see encoding
+	p.depth--
+	return n
+}
+
+func (p *parser) typBody() *node {
 	var r *node
 	c := p.look(0)
 	switch c {
