@@ -122,15 +122,13 @@ func (m *InstrMap) WriteYAML(w io.Writer, symbolize, demangle bool) error {
 	if _, err := bw.WriteString("---\n"); err != nil {
 		return err
 	}
-	// Each function's quoted name is made once: quoted holds them one
-	// after another, span[id] where id's is (end 0: not made yet).
+	// A function's sleds come one after another: its quoted name is made
+	// when its id differs from the sled before's.
 	var (
 		quoted []byte
-		span   [][2]int
+		named  bool
+		lastID int32
 	)
-	if symbolize {
-		span = make([][2]int, len(m.Functions)+1)
-	}
 	for _, s := range m.Sleds {
 		b := bw.AvailableBuffer()
 		b = append(b, "- { id: "...)
@@ -144,19 +142,14 @@ func (m *InstrMap) WriteYAML(w io.Writer, symbolize, demangle bool) error {
 		b = append(b, ", always-instrument: "...)
 		b = strconv.AppendBool(b, s.AlwaysInstrument)
 		b = append(b, ", function-name: "...)
-		switch {
-		case !symbolize:
+		if !symbolize {
 			b = append(b, "''"...)
-		case s.FuncID < 1 || int(s.FuncID) >= len(span):
-			b = appendYAMLString(b, m.Name(s.FuncID, demangle))
-		default:
-			sp := &span[s.FuncID]
-			if sp[1] == 0 {
-				sp[0] = len(quoted)
-				quoted = appendYAMLString(quoted, m.Name(s.FuncID, demangle))
-				sp[1] = len(quoted)
+		} else {
+			if !named || s.FuncID != lastID {
+				quoted = appendYAMLString(quoted[:0], m.Name(s.FuncID, demangle))
+				named, lastID = true, s.FuncID
 			}
-			b = append(b, quoted[sp[0]:sp[1]]...)
+			b = append(b, quoted...)
 		}
 		b = append(b, ", version: "...)
 		b = strconv.AppendUint(b, uint64(s.Version), 10)

@@ -32,6 +32,7 @@ type symbolizer struct {
 
 	queries []uint64  // the addresses looked up, sorted
 	found   []symDesc // the symbol for each query (ok false: none)
+	names   []string  // once owned, the names of found (their name is nil)
 
 	dwarfRead bool
 	funcs     []dwarfFunc // sorted by low address
@@ -96,18 +97,23 @@ func (s *symbolizer) mayNeedDWARF() bool {
 }
 
 // ownNames copies the names found out of the file's bytes, into one
-// block of their own.
+// string of their own.
 func (s *symbolizer) ownNames() {
 	n := 0
 	for i := range s.found {
 		n += len(s.found[i].name)
 	}
-	buf := make([]byte, 0, n)
+	var all strings.Builder
+	all.Grow(n)
+	for i := range s.found {
+		all.Write(s.found[i].name)
+	}
+	str := all.String()
+	s.names = make([]string, len(s.found))
 	for i := range s.found {
 		d := &s.found[i]
-		at := len(buf)
-		buf = append(buf, d.name...)
-		d.name = buf[at:len(buf):len(buf)]
+		s.names[i], str = str[:len(d.name)], str[len(d.name):]
+		d.name = nil
 	}
 }
 
@@ -218,13 +224,17 @@ func (s *symbolizer) name(addr uint64, demangle bool) (string, bool) {
 // addr when its size does or it has none.
 func (s *symbolizer) symbolName(addr uint64) (string, bool) {
 	var d symDesc
-	if i, ok := slices.BinarySearch(s.queries, addr); ok {
+	i, ok := slices.BinarySearch(s.queries, addr)
+	if ok {
 		d = s.found[i]
 	} else {
 		d = s.lookup([]uint64{addr})[0] // an address not asked for in advance
 	}
 	if !d.ok || d.size != 0 && d.addr+d.size <= addr {
 		return "", false
+	}
+	if ok && s.names != nil {
+		return s.names[i], true
 	}
 	return string(d.name), true
 }
