@@ -118,9 +118,30 @@ func readProbs(src []byte, probs *[64]int16, maxSym, maxLog int) (nsym, accLog, 
 // buildFSE fills table (1<<accLog entries) from the probabilities of nsym
 // symbols. The probabilities must sum to 1<<accLog (readProbs checks it).
 func buildFSE(table []fseEntry, probs []int16, accLog int) error {
+	var next [256]uint16
+	if err := spreadFSE(table, probs, accLog, &next); err != nil {
+		return err
+	}
+	size := 1 << accLog
+	for i := range table[:size] {
+		s := table[i].sym
+		n := next[s]
+		next[s]++
+		if n == 0 {
+			return ErrTable
+		}
+		nb := accLog - (bits.Len16(n) - 1)
+		table[i].nbBits = uint8(nb)
+		table[i].base = uint16(int(n)<<nb - size)
+	}
+	return nil
+}
+
+// spreadFSE spreads the symbols over the table's 1<<accLog states (their
+// sym fields) and sets next to each symbol's count of states.
+func spreadFSE(table []fseEntry, probs []int16, accLog int, next *[256]uint16) error {
 	size := 1 << accLog
 	table = table[:size]
-	var next [256]uint16
 	high := size - 1
 	for s, p := range probs {
 		if p == -1 {
@@ -145,17 +166,6 @@ func buildFSE(table []fseEntry, probs []int16, accLog int) error {
 	}
 	if pos != 0 {
 		return ErrTable
-	}
-	for i := range table {
-		s := table[i].sym
-		n := next[s]
-		next[s]++
-		if n == 0 {
-			return ErrTable
-		}
-		nb := accLog - (bits.Len16(n) - 1)
-		table[i].nbBits = uint8(nb)
-		table[i].base = uint16(int(n)<<nb - size)
 	}
 	return nil
 }
@@ -240,14 +250,23 @@ type seqTable struct {
 	valid   bool
 }
 
-// fill builds the table from probabilities.
+// fill builds the table from probabilities: the states' symbols spread
+// in scratch, then each state's transition packed with its symbol's value.
 func (t *seqTable) fill(k seqKind, probs []int16, accLog int, scratch *[512]fseEntry) error {
-	if err := buildFSE(scratch[:], probs, accLog); err != nil {
+	var next [256]uint16
+	if err := spreadFSE(scratch[:], probs, accLog, &next); err != nil {
 		return err
 	}
 	info := &symInfo[k]
-	for i, e := range scratch[:1<<accLog] {
-		t.entries[i] = info[e.sym&63] | seqEntry(e.nbBits)<<40 | seqEntry(e.base)<<48
+	size := 1 << accLog
+	for i, e := range scratch[:size] {
+		n := next[e.sym]
+		next[e.sym]++
+		if n == 0 {
+			return ErrTable
+		}
+		nb := accLog - (bits.Len16(n) - 1)
+		t.entries[i&511] = info[e.sym&63] | seqEntry(nb)<<40 | seqEntry(int(n)<<nb-size)<<48
 	}
 	t.log = uint8(accLog)
 	t.valid = true

@@ -151,8 +151,19 @@ func (t *hufTable) build(w []uint8, nw int) error {
 		e := uint16(s) | uint16(maxBits+1-int(x))<<8
 		p := start[x]
 		n := 1 << (x - 1)
-		for i := p; i < p+n; i++ {
-			t.entries[i] = e
+		if n < 16 {
+			for i := p; i < p+n; i++ {
+				t.entries[i] = e
+			}
+		} else {
+			// Long runs: each copy doubles what is filled.
+			run := t.entries[p : p+n]
+			for i := range run[:8] {
+				run[i] = e
+			}
+			for i := 8; i < n; i *= 2 {
+				copy(run[i:], run[:i])
+			}
 		}
 		start[x] = p + n
 	}
