@@ -3,24 +3,107 @@ package demangle
 // Expressions appear in template arguments, decltype, array bounds and
 // noexcept specifications.
 
-var binaryOps = map[string]string{
-	"aa": "&&", "an": "&", "aN": "&=", "aS": "=", "cm": ",", "dv": "/", "dV": "/=",
-	"eo": "^", "eO": "^=", "eq": "==", "ge": ">=", "gt": ">", "le": "<=", "ls": "<<",
-	"lS": "<<=", "lt": "<", "mi": "-", "mI": "-=", "ml": "*", "mL": "*=", "ne": "!=",
-	"oo": "||", "or": "|", "oR": "|=", "pl": "+", "pL": "+=", "rm": "%", "rM": "%=",
-	"rs": ">>", "rS": ">>=", "pm": "->*",
+// Operator tables are switches, not maps: nothing is built when a
+// program starts.
+
+// binaryOp returns the binary operator a two-letter code names.
+func binaryOp(code string) (string, bool) {
+	switch code {
+	case "aa":
+		return "&&", true
+	case "an":
+		return "&", true
+	case "aN":
+		return "&=", true
+	case "aS":
+		return "=", true
+	case "cm":
+		return ",", true
+	case "dv":
+		return "/", true
+	case "dV":
+		return "/=", true
+	case "eo":
+		return "^", true
+	case "eO":
+		return "^=", true
+	case "eq":
+		return "==", true
+	case "ge":
+		return ">=", true
+	case "gt":
+		return ">", true
+	case "le":
+		return "<=", true
+	case "ls":
+		return "<<", true
+	case "lS":
+		return "<<=", true
+	case "lt":
+		return "<", true
+	case "mi":
+		return "-", true
+	case "mI":
+		return "-=", true
+	case "ml":
+		return "*", true
+	case "mL":
+		return "*=", true
+	case "ne":
+		return "!=", true
+	case "oo":
+		return "||", true
+	case "or":
+		return "|", true
+	case "oR":
+		return "|=", true
+	case "pl":
+		return "+", true
+	case "pL":
+		return "+=", true
+	case "rm":
+		return "%", true
+	case "rM":
+		return "%=", true
+	case "rs":
+		return ">>", true
+	case "rS":
+		return ">>=", true
+	case "pm":
+		return "->*", true
+	}
+	return "", false
 }
 
-var prefixOps = map[string]string{
-	"ad": "&", "co": "~", "de": "*", "ng": "-", "nt": "!", "ps": "+",
+// prefixOp returns the prefix operator a two-letter code names.
+func prefixOp(code string) (string, bool) {
+	switch code {
+	case "ad":
+		return "&", true
+	case "co":
+		return "~", true
+	case "de":
+		return "*", true
+	case "ng":
+		return "-", true
+	case "nt":
+		return "!", true
+	case "ps":
+		return "+", true
+	}
+	return "", false
 }
 
-var foldOps = map[string]string{
-	"aa": "&&", "an": "&", "aN": "&=", "aS": "=", "cm": ",", "ds": ".*", "dv": "/",
-	"dV": "/=", "eo": "^", "eO": "^=", "eq": "==", "ge": ">=", "gt": ">", "le": "<=",
-	"ls": "<<", "lS": "<<=", "lt": "<", "mi": "-", "mI": "-=", "ml": "*", "mL": "*=",
-	"ne": "!=", "oo": "||", "or": "|", "oR": "|=", "pl": "+", "pL": "+=", "rm": "%",
-	"rM": "%=", "rs": ">>", "rS": ">>=",
+// foldOp returns the operator of a fold expression: the binary
+// operators but ->*, and .*.
+func foldOp(code string) (string, bool) {
+	switch code {
+	case "ds":
+		return ".*", true
+	case "pm":
+		return "", false
+	}
+	return binaryOp(code)
 }
 
 func (p *parser) expr() *node {
@@ -39,7 +122,7 @@ func (p *parser) exprBody() *node {
 	}
 	c0, c1 := p.look(0), p.look(1)
 	two := p.s[p.pos : p.pos+2]
-	if op, ok := binaryOps[two]; ok {
+	if op, ok := binaryOp(two); ok {
 		p.pos += 2
 		l := p.expr()
 		if l == nil {
@@ -53,7 +136,7 @@ func (p *parser) exprBody() *node {
 		n.s = op
 		return n
 	}
-	if op, ok := prefixOps[two]; ok {
+	if op, ok := prefixOp(two); ok {
 		p.pos += 2
 		return p.prefixExpr(op)
 	}
@@ -454,7 +537,7 @@ func (p *parser) foldExpr() *node {
 	if p.left() < 2 {
 		return nil
 	}
-	op, ok := foldOps[p.s[p.pos:p.pos+2]]
+	op, ok := foldOp(p.s[p.pos : p.pos+2])
 	if !ok {
 		return nil
 	}

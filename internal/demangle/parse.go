@@ -1372,34 +1372,43 @@ func (p *parser) operatorName(st *nameState) *node {
 	return p.name(op)
 }
 
-var builtinTypes = [256]string{
-	'v': "void", 'w': "wchar_t", 'b': "bool", 'c': "char", 'a': "signed char",
-	'h': "unsigned char", 's': "short", 't': "unsigned short", 'i': "int",
-	'j': "unsigned int", 'l': "long", 'm': "unsigned long", 'x': "long long",
-	'y': "unsigned long long", 'n': "__int128", 'o': "unsigned __int128",
-	'f': "float", 'd': "double", 'e': "long double", 'g': "__float128", 'z': "...",
-}
-
-var builtinD = [256]string{
-	'd': "decimal64", 'e': "decimal128", 'f': "decimal32", 'h': "half",
-	'i': "char32_t", 's': "char16_t", 'u': "char8_t", 'a': "auto",
-	'c': "decltype(auto)", 'n': "std::nullptr_t",
-}
-
 // Builtin type nodes are shared by every name: they are never modified.
-var builtinNodes, builtinDNodes [256]*node
+// (Laid out by the compiler, not built when a program starts.)
+var builtinNodes = [256]*node{
+	'v': {kind: kName, s: "void"},
+	'w': {kind: kName, s: "wchar_t"},
+	'b': {kind: kName, s: "bool"},
+	'c': {kind: kName, s: "char"},
+	'a': {kind: kName, s: "signed char"},
+	'h': {kind: kName, s: "unsigned char"},
+	's': {kind: kName, s: "short"},
+	't': {kind: kName, s: "unsigned short"},
+	'i': {kind: kName, s: "int"},
+	'j': {kind: kName, s: "unsigned int"},
+	'l': {kind: kName, s: "long"},
+	'm': {kind: kName, s: "unsigned long"},
+	'x': {kind: kName, s: "long long"},
+	'y': {kind: kName, s: "unsigned long long"},
+	'n': {kind: kName, s: "__int128"},
+	'o': {kind: kName, s: "unsigned __int128"},
+	'f': {kind: kName, s: "float"},
+	'd': {kind: kName, s: "double"},
+	'e': {kind: kName, s: "long double"},
+	'g': {kind: kName, s: "__float128"},
+	'z': {kind: kName, s: "..."},
+}
 
-func init() {
-	for i, s := range builtinTypes {
-		if s != "" {
-			builtinNodes[i] = &node{kind: kName, s: s}
-		}
-	}
-	for i, s := range builtinD {
-		if s != "" {
-			builtinDNodes[i] = &node{kind: kName, s: s}
-		}
-	}
+var builtinDNodes = [256]*node{
+	'd': {kind: kName, s: "decimal64"},
+	'e': {kind: kName, s: "decimal128"},
+	'f': {kind: kName, s: "decimal32"},
+	'h': {kind: kName, s: "half"},
+	'i': {kind: kName, s: "char32_t"},
+	's': {kind: kName, s: "char16_t"},
+	'u': {kind: kName, s: "char8_t"},
+	'a': {kind: kName, s: "auto"},
+	'c': {kind: kName, s: "decltype(auto)"},
+	'n': {kind: kName, s: "std::nullptr_t"},
 }
 
 func (p *parser) typ() *node {
