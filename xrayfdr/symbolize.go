@@ -166,40 +166,69 @@ func (s *symbolizer) scan(typ elf.SectionType, qs []uint64, best []symDesc) bool
 	if err != nil {
 		return false
 	}
+	nameAt := func(off uint32) []byte {
+		if int(off) >= len(strtab) {
+			return nil
+		}
+		name := strtab[off:]
+		if j := bytes.IndexByte(name, 0); j >= 0 {
+			name = name[:j:j]
+		}
+		return name
+	}
+	last := qs[len(qs)-1]
 	for p := elf.Sym64Size; p+elf.Sym64Size <= len(data); p += elf.Sym64Size {
 		e := data[p : p+elf.Sym64Size]
 		shndx := elf.SectionIndex(binary.LittleEndian.Uint16(e[6:]))
 		if shndx == elf.SHN_UNDEF || shndx >= elf.SHN_LORESERVE {
 			continue
 		}
-		d := symDesc{addr: binary.LittleEndian.Uint64(e[8:]), ok: true}
-		i, _ := slices.BinarySearch(qs, d.addr)
-		if i == len(qs) {
-			continue // after every address asked for
-		}
-		var name []byte
-		if off := binary.LittleEndian.Uint32(e); int(off) < len(strtab) {
-			name = strtab[off:]
-			if j := bytes.IndexByte(name, 0); j >= 0 {
-				name = name[:j:j]
-			}
-		}
+		var name []byte // read only when needed: most symbols lose
 		switch elf.ST_TYPE(e[4]) {
 		case elf.STT_FUNC, elf.STT_OBJECT, elf.STT_GNU_IFUNC:
 		case elf.STT_NOTYPE:
 			// assembly functions; not mapping symbols or local labels
+			name = nameAt(binary.LittleEndian.Uint32(e))
 			if len(name) == 0 || name[0] == '$' || bytes.HasPrefix(name, []byte(".L")) {
 				continue
 			}
 		default:
 			continue
 		}
-		d.size, d.name = binary.LittleEndian.Uint64(e[16:]), name
-		if d.after(&best[i]) {
-			best[i] = d
+		addr := binary.LittleEndian.Uint64(e[8:])
+		if addr > last {
+			continue // after every address asked for
+		}
+		b := &best[searchAddrs(qs, addr)]
+		size := binary.LittleEndian.Uint64(e[16:])
+		if b.ok && (addr < b.addr || addr == b.addr && size < b.size) {
+			continue // comes before the best found, whatever its name
+		}
+		if name == nil {
+			name = nameAt(binary.LittleEndian.Uint32(e))
+		}
+		if d := (symDesc{addr: addr, size: size, name: name, ok: true}); d.after(b) {
+			*b = d
 		}
 	}
 	return true
+}
+
+// searchAddrs returns the index of the first of the sorted, non-empty qs
+// at or after a (len(qs) when none is), without branches that mispredict.
+func searchAddrs(qs []uint64, a uint64) int {
+	base, n := 0, len(qs)
+	for n > 1 {
+		half := n / 2
+		if qs[base+half-1] < a {
+			base += half
+		}
+		n -= half
+	}
+	if qs[base] < a {
+		base++
+	}
+	return base
 }
 
 // name returns the name of the function at addr, demangled if asked, or
