@@ -26,8 +26,8 @@
 // before anything is allocated. Buffers then grow with the output actually
 // produced, up to the window plus the larger of the window and 8 MiB, plus
 // a block; the input buffer grows only once it is full of bytes actually
-// read. Blocks are bounded by the format (128 KiB, or the window when
-// smaller).
+// read. Blocks are bounded by the format: 128 KiB, and no more output than
+// the window when it is smaller.
 //
 // # Errors
 //

@@ -452,8 +452,16 @@ func (z *Reader) step() error {
 	last := hdr&1 != 0
 	typ := (hdr >> 1) & 3
 	size := int(hdr >> 3)
-	if size > z.blockMax {
-		return formatErr(off, ErrTooLarge, "block of %d bytes, limit %d", size, z.blockMax)
+	// The size of a raw or RLE block is its output, bounded by the window;
+	// a compressed block's is its input, which the zstd command (1.5.4)
+	// bounds by 128 KiB only, even in a smaller window (its output is
+	// bounded by the window).
+	limit := z.blockMax
+	if typ == 2 {
+		limit = maxBlockSize
+	}
+	if size > limit {
+		return formatErr(off, ErrTooLarge, "block of %d bytes, limit %d", size, limit)
 	}
 	var start int
 	switch typ {

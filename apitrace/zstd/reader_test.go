@@ -36,6 +36,15 @@ func checkDecode(t *testing.T, name string, comp, want []byte) {
 	}
 }
 
+// TestSmallWindowBlock reads a compressed block larger than its frame's
+// window (a single-segment frame of content size 0, so a window of 0
+// bytes) as the zstd command does (a fuzzer's find: klauspost's decoder
+// and the zstd command read it; it once failed here).
+func TestSmallWindowBlock(t *testing.T) {
+	frame := []byte("(\xb5/\xfd0\x00\x15\x00\x00\x00\x00")
+	checkDecode(t, "compressed block over a 0-byte window", frame, zstdCmd(t, frame, "-d"))
+}
+
 // TestZstdCommandLevels decodes what the zstd command writes at every
 // level, with and without checksums, from a file (content size in the
 // header) and from a pipe (no content size).
