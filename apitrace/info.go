@@ -112,12 +112,16 @@ func infoContainer(c Container) string {
 
 // infoCounter counts the bytes read through it.
 type infoCounter struct {
-	r io.Reader
-	n int64
+	r    io.Reader
+	n    int64
+	head []byte // the first bytes read, to name the container of a trace cut before its header
 }
 
 func (c *infoCounter) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
+	if len(c.head) < 4 {
+		c.head = append(c.head, p[:min(n, 4-len(c.head))]...)
+	}
 	c.n += int64(n)
 	return n, err
 }
@@ -147,6 +151,16 @@ func ReadInfo(r io.Reader, frames bool) (Info, error) {
 		in, cnt = sc, &sc.infoCounter
 	}
 	info, err := readInfo(in, frames)
+	if info.ContainerType == "" {
+		// Cut before the stream's header: apitrace still names the
+		// container from the first bytes (an empty file reads as Brotli,
+		// its fallback) and the API as unknown.
+		c, ok := Detect(cnt.head)
+		if !ok && len(cnt.head) < 2 {
+			c = Brotli
+		}
+		info.ContainerType, info.API = infoContainer(c), infoAPIUnknown
+	}
 	// The container may end before the file does (a snappy chunk of length
 	// 0, the gzip trailer): count the rest too.
 	if _, cerr := io.Copy(io.Discard, cnt); err == nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -71,6 +72,19 @@ func TestInfoAgainstApitrace(t *testing.T) {
 		t.Run(filepath.Base(trace), func(t *testing.T) {
 			checkRealInfo(t, trace)
 		})
+	}
+}
+
+// Files cut before the stream's header still name their container, as
+// apitrace info does (a glxgears killed before its first call leaves one).
+func TestInfoCutBeforeHeader(t *testing.T) {
+	dir := t.TempDir()
+	for i, head := range []string{"", "a", "at", "at\x01", "\x1f\x8b", "\x28\xb5\x2f\xfd", "xyz"} {
+		trace := filepath.Join(dir, fmt.Sprintf("cut%d.trace", i))
+		if err := os.WriteFile(trace, []byte(head), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Run(fmt.Sprintf("%q", head), func(t *testing.T) { checkRealInfo(t, trace) })
 	}
 }
 
