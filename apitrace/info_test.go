@@ -77,9 +77,10 @@ func TestInfoAgainstApitrace(t *testing.T) {
 
 // Files cut before the stream's header still name their container, as
 // apitrace info does (a glxgears killed before its first call leaves one).
+// apitrace 11.1 reads no zstd, so there is no zstd case.
 func TestInfoCutBeforeHeader(t *testing.T) {
 	dir := t.TempDir()
-	for i, head := range []string{"", "a", "at", "at\x01", "\x1f\x8b", "\x28\xb5\x2f\xfd", "xyz"} {
+	for i, head := range []string{"", "a", "at", "at\x01", "\x1f\x8b", "xyz"} {
 		trace := filepath.Join(dir, fmt.Sprintf("cut%d.trace", i))
 		if err := os.WriteFile(trace, []byte(head), 0o644); err != nil {
 			t.Fatal(err)
