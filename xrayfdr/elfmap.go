@@ -212,6 +212,31 @@ func checkELFHeader(r io.ReaderAt, size int64) error {
 	if !inFile(shoff, shnum, shentsize) {
 		return elfError(0x28, "section header table lies outside the file")
 	}
+	// debug/elf reads the section name table whole, by its size, before
+	// anything else could check it
+	shstrndx := uint64(le.Uint16(h[0x3e:]))
+	if shstrndx == uint64(elf.SHN_XINDEX) && shoff != 0 && shentsize >= 64 {
+		var s0 [64]byte
+		if _, err := r.ReadAt(s0[:], int64(shoff)); err != nil {
+			return elfError(int64(shoff), "section header 0: %v", err)
+		}
+		shstrndx = uint64(le.Uint32(s0[0x28:]))
+	}
+	if shoff != 0 && shentsize >= 64 && shstrndx != 0 && shstrndx < shnum {
+		var sh [64]byte
+		at := shoff + shstrndx*shentsize
+		if _, err := r.ReadAt(sh[:], int64(at)); err != nil {
+			return elfError(int64(at), "section header %d: %v", shstrndx, err)
+		}
+		typ, off, n := elf.SectionType(le.Uint32(sh[4:])), le.Uint64(sh[0x18:]), le.Uint64(sh[0x20:])
+		if typ != elf.SHT_NOBITS && (off > uint64(size) || n > uint64(size)-off) {
+			return elfError(int64(at), "section name table lies outside the file")
+		}
+		if elf.SectionFlag(le.Uint64(sh[8:]))&elf.SHF_COMPRESSED != 0 {
+			// its stated size would be allocated, whatever the file holds
+			return elfError(int64(at), "compressed section name table")
+		}
+	}
 	return nil
 }
 
