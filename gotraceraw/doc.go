@@ -62,8 +62,8 @@
 // not fit its type or version, an event outside any batch (before the
 // first EventBatch, or after an ExperimentalBatch or EndOfGeneration), and
 // an event that would make its batch longer than MaxBatchSize, which Go's
-// parser rejects. A refused event leaves the output as it was, and the
-// writer usable; errors of the underlying io.Writer stick.
+// parser rejects. A refusal sticks, as every error does: nothing of the
+// refused event, nor anything after it, is written.
 //
 // Round trips:
 //

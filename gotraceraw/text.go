@@ -199,8 +199,12 @@ func (w *TextWriter) Reset(out io.Writer, h Header) error {
 
 // Write writes one event. It refuses what Writer.Write refuses; Widths
 // are not part of the text form, but count in the batch sizes it prints.
-// Errors of the underlying writer are sticky.
+// Errors are sticky, refusals included.
 func (w *TextWriter) Write(e *Event) error {
+	return w.refuse(w.writeEvent(e))
+}
+
+func (w *TextWriter) writeEvent(e *Event) error {
 	if err := w.usable(); err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package gotraceraw
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -38,7 +39,7 @@ type Writer struct {
 type sink struct {
 	w      io.Writer
 	buf    []byte
-	err    error // sticky: the underlying writer failed
+	err    error // sticky: the underlying writer failed, or an event was refused
 	open   bool  // Reset succeeded
 	closed bool
 	h      Header
@@ -55,6 +56,14 @@ type sink struct {
 
 // flushAt is how many buffered bytes make a writer write them out.
 const flushAt = 64 << 10
+
+// refuse makes a refusal sticky, as every other error is.
+func (s *sink) refuse(err error) error {
+	if err != nil && s.open && errors.Is(err, ErrInvalid) {
+		s.err, s.open = err, false
+	}
+	return err
+}
 
 // usable returns the error a writer's method returns before doing
 // anything, or nil.
@@ -180,9 +189,13 @@ func (w *Writer) Reset(out io.Writer, h Header) error {
 // Write encodes one event. It refuses, with an error wrapping ErrInvalid,
 // an event that does not fit its type or that would make a file Go's
 // parser misreads (an event outside a batch, a batch over MaxBatchSize);
-// the output is then as if the event had not been given. Errors of the
-// underlying writer are sticky.
+// nothing of that event is written. Errors are sticky, refusals
+// included: every later call returns the error and writes nothing more.
 func (w *Writer) Write(e *Event) error {
+	return w.refuse(w.writeEvent(e))
+}
+
+func (w *Writer) writeEvent(e *Event) error {
 	if err := w.usable(); err != nil {
 		return err
 	}

@@ -50,9 +50,12 @@ func TestWriterRefuses(t *testing.T) {
 			} else if strings.Count(err.Error(), "gotraceraw") != 1 {
 				t.Errorf("%s: %q names the package more than once", tc.name, err)
 			}
-			// Not sticky: the writer goes on.
-			if err := w.Write(&Event{Type: EvProcStop, Args: []uint64{1}}); err != nil {
-				t.Errorf("%s: after a refusal: %v", tc.name, err)
+			// Sticky, as every error: the writer refuses what follows too.
+			if err := w.Write(&Event{Type: EvProcStop, Args: []uint64{1}}); !errors.Is(err, tc.want) {
+				t.Errorf("%s: after a refusal: %v, want the refusal again", tc.name, err)
+			}
+			if err := w.Close(); !errors.Is(err, tc.want) {
+				t.Errorf("%s: Close after a refusal: %v, want the refusal", tc.name, err)
 			}
 		}
 	}
@@ -87,19 +90,27 @@ func newEventWriter(t *testing.T, w io.Writer, h Header, text bool) eventWriter 
 // header, and a batch over MaxBatchSize.
 func TestOutsideBatch(t *testing.T) {
 	for _, text := range []bool{false, true} {
+		// Each refusal sticks, so each case starts a writer of its own.
+		for _, tc := range []struct {
+			name   string
+			before []*Event
+			e      *Event
+		}{
+			{"event before any batch", nil, &Event{Type: EvProcStop, Args: []uint64{1}}},
+			{"event after EndOfGeneration", []*Event{batch(0), {Type: EvEndOfGeneration}}, &Event{Type: EvStrings}},
+			{"event after ExperimentalBatch", []*Event{{Type: EvExperimentalBatch, Args: []uint64{1, 1, 2, 3}, Data: []byte("x")}}, &Event{Type: EvStrings}},
+		} {
+			w := newEventWriter(t, io.Discard, h26, text)
+			for _, e := range tc.before {
+				if err := w.Write(e); err != nil {
+					t.Fatalf("%s: %v", tc.name, err)
+				}
+			}
+			if err := w.Write(tc.e); !errors.Is(err, ErrInvalid) {
+				t.Errorf("%s (text %v): %v", tc.name, text, err)
+			}
+		}
 		w := newEventWriter(t, io.Discard, h26, text)
-		if err := w.Write(&Event{Type: EvProcStop, Args: []uint64{1}}); !errors.Is(err, ErrInvalid) {
-			t.Errorf("event before any batch: %v", err)
-		}
-		w.Write(batch(0))
-		w.Write(&Event{Type: EvEndOfGeneration})
-		if err := w.Write(&Event{Type: EvStrings}); !errors.Is(err, ErrInvalid) {
-			t.Errorf("event after EndOfGeneration: %v", err)
-		}
-		w.Write(&Event{Type: EvExperimentalBatch, Args: []uint64{1, 1, 2, 3}, Data: []byte("x")})
-		if err := w.Write(&Event{Type: EvStrings}); !errors.Is(err, ErrInvalid) {
-			t.Errorf("event after ExperimentalBatch: %v", err)
-		}
 		w.Write(batch(0))
 		str := &Event{Type: EvString, Args: []uint64{1}, Data: make([]byte, 1000)}
 		n := 0
@@ -110,8 +121,8 @@ func TestOutsideBatch(t *testing.T) {
 		if !errors.Is(err, ErrInvalid) || n != MaxBatchSize/1004+1 {
 			t.Errorf("batch over 64 KiB: %v after %d events", err, n)
 		}
-		if err := w.Close(); err != nil {
-			t.Fatal(err)
+		if err := w.Close(); !errors.Is(err, ErrInvalid) {
+			t.Errorf("Close after the refusal: %v", err)
 		}
 	}
 }
