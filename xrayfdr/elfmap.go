@@ -256,6 +256,13 @@ func sectionData(s *elf.Section, size int64) ([]byte, error) {
 	return data, nil
 }
 
+// sectionInFile reports whether debug/elf can read s without allocating
+// more than the file holds.
+func sectionInFile(s *elf.Section, size int64) bool {
+	return s != nil && s.Type != elf.SHT_NOBITS && s.Flags&elf.SHF_COMPRESSED == 0 &&
+		s.Offset <= uint64(size) && s.FileSize <= uint64(size)-s.Offset
+}
+
 // sectionBytes is sectionData, the bytes sliced from whole (the file's
 // bytes, when held in memory) instead of copied.
 func sectionBytes(s *elf.Section, size int64, whole []byte) ([]byte, error) {
@@ -284,11 +291,19 @@ func readRelocs(f *elf.File, size int64, whole []byte, lo, n uint64) (map[uint64
 			return s
 		}
 		var syms []elf.Symbol
-		switch f.Sections[link].Type {
-		case elf.SHT_SYMTAB:
-			syms, _ = f.Symbols()
-		case elf.SHT_DYNSYM:
-			syms, _ = f.DynamicSymbols()
+		switch typ := f.Sections[link].Type; typ {
+		case elf.SHT_SYMTAB, elf.SHT_DYNSYM:
+			// debug/elf reads the first table of the type and its
+			// strings whole, by their sizes: check them first
+			t := f.SectionByType(typ)
+			if !sectionInFile(t, size) || int(t.Link) >= len(f.Sections) || !sectionInFile(f.Sections[t.Link], size) {
+				break
+			}
+			if typ == elf.SHT_SYMTAB {
+				syms, _ = f.Symbols()
+			} else {
+				syms, _ = f.DynamicSymbols()
+			}
 		}
 		symCache[int(link)] = syms
 		return syms
