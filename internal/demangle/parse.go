@@ -290,6 +290,10 @@ func (p *parser) number(allowNegative bool) string {
 	return p.s[start:p.pos]
 }
 
+// bigNumber bounds the numbers of a name: 2^40 where int has 64 bits,
+// 2^20 where it has 32 (longer than any name, larger than any table).
+const bigNumber = 1 << (20 + 20*(^uint(0)>>63))
+
 // positive parses a decimal number; ok is false when there is none or it
 // is absurdly large.
 func (p *parser) positive() (int, bool) {
@@ -298,7 +302,7 @@ func (p *parser) positive() (int, bool) {
 	}
 	v := 0
 	for isDigit(p.look(0)) {
-		if v > 1<<40 {
+		if v > bigNumber {
 			return 0, false
 		}
 		v = v*10 + int(p.look(0)-'0')
@@ -537,8 +541,8 @@ func (p *parser) seqID() (int, bool) {
 		default:
 			return v, true
 		}
-		if v > 1<<40 {
-			v = 1 << 41 // out of range of any table; keep consuming
+		if v > bigNumber {
+			v = 2 * bigNumber // out of range of any table; keep consuming
 		} else {
 			v = v*36 + d
 		}
