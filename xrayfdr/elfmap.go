@@ -206,7 +206,9 @@ func checkELFHeader(r io.ReaderAt, size int64) error {
 			phnum = uint64(le.Uint32(s0[0x2c:]))
 		}
 	}
-	if !inFile(phoff, phnum, phentsize) {
+	// debug/elf reads the header's count even when it says the count is
+	// in section header 0 (0xffff): both must fit
+	if !inFile(phoff, phnum, phentsize) || !inFile(phoff, uint64(le.Uint16(h[0x38:])), phentsize) {
 		return elfError(0x20, "program header table lies outside the file")
 	}
 	if !inFile(shoff, shnum, shentsize) {
