@@ -124,7 +124,7 @@ for row in "${rows[@]}"; do
 		(cd "$bench" && go test -run '^$' -bench 'DecodeSideBySide|EncodeSideBySide' -benchtime 30x -count "$runs" ./apitrace/) > "$work/snappy.txt"
 		awk '
 		# Both side-by-side benchmarks alternate the two codecs on one locked
-		# thread and time each by the thread's CPU time.
+		# thread and time each by that thread CPU time.
 		/^Benchmark(De|En)codeSideBySide/ {
 			n = $1; sub(/-[0-9]+$/, "", n); split(n, p, "/")
 			op = n ~ /Decode/ ? "decode " : "encode "
