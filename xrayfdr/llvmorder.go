@@ -136,7 +136,10 @@ func (m *llvmMap[K]) each(fn func(key K, val int)) {
 // stdSort sorts s as libstdc++'s std::sort does with less (stdIntrosort:
 // median of three pivots, heap sort past the depth limit, a final
 // stdInsertion sort), so that elements that compare equal end in the
-// order llvm-xray prints them. less must be a strict weak order.
+// order llvm-xray prints them. less need not be a strict weak order
+// (llvm-xray's block comparator is not): where the C++ code would then
+// run off the array, the scans stop at its ends, and with a strict weak
+// order those stops are never reached.
 func stdSort[T any](s []T, less func(a, b *T) bool) {
 	if len(s) < 2 {
 		return
@@ -145,7 +148,7 @@ func stdSort[T any](s []T, less func(a, b *T) bool) {
 	if len(s) > 16 {
 		stdInsertion(s, 0, 16, less)
 		for i := 16; i < len(s); i++ {
-			stdLinearInsert(s, i, less)
+			stdLinearInsert(s, 0, i, less)
 		}
 	} else {
 		stdInsertion(s, 0, len(s), less)
@@ -188,19 +191,20 @@ func stdMedianToFirst[T any](s []T, res, a, b, c int, less func(a, b *T) bool) {
 }
 
 func stdPartition[T any](s []T, first, last, pivot int, less func(a, b *T) bool) int {
+	lo, end := first, last
 	for {
-		for less(&s[first], &s[pivot]) {
-			first++
+		for lo < end-1 && less(&s[lo], &s[pivot]) {
+			lo++
 		}
 		last--
-		for less(&s[pivot], &s[last]) {
+		for last > first && less(&s[pivot], &s[last]) {
 			last--
 		}
-		if first >= last {
-			return first
+		if lo >= last {
+			return lo
 		}
-		s[first], s[last] = s[last], s[first]
-		first++
+		s[lo], s[last] = s[last], s[lo]
+		lo++
 	}
 }
 
@@ -211,20 +215,21 @@ func stdInsertion[T any](s []T, first, last int, less func(a, b *T) bool) {
 			copy(s[first+1:i+1], s[first:i])
 			s[first] = v
 		} else {
-			stdLinearInsert(s, i, less)
+			stdLinearInsert(s, first, i, less)
 		}
 	}
 }
 
-func stdLinearInsert[T any](s []T, i int, less func(a, b *T) bool) {
+// stdLinearInsert moves s[i] down while it is less than its left
+// neighbour (libstdc++'s unguarded insert, stopped at lo).
+func stdLinearInsert[T any](s []T, lo, i int, less func(a, b *T) bool) {
 	v := s[i]
 	j := i - 1
-	for less(&v, &s[j]) {
-		s[i] = s[j]
-		i = j
+	for j >= lo && less(&v, &s[j]) {
+		s[j+1] = s[j]
 		j--
 	}
-	s[i] = v
+	s[j+1] = v
 }
 
 func stdHeapSort[T any](s []T, less func(a, b *T) bool) {
