@@ -17,7 +17,6 @@ import (
 
 	andy "github.com/andybalholm/brotli"
 	"github.com/tracefmt/tracefmt/apitrace/brotli"
-	ours "github.com/tracefmt/tracefmt/apitrace/snappy"
 )
 
 // brotliInput is one benchmark input: raw bytes and their compression by
@@ -34,40 +33,12 @@ var (
 	brotliErr    error
 )
 
-// brotliRaw returns the raw inputs: the decompressed apitrace streams of
-// the snappy traces, and a small corpus of real files (Go sources and a
-// binary of the Go distribution, Debian's license texts and libstdc++),
-// each cut to 16 MiB.
+// brotliRaw returns the inputs of the zstd benchmarks (rawStreams) and two
+// more real files: Debian's license texts and libstdc++, each cut to 16 MiB.
 func brotliRaw(tb testing.TB) map[string][]byte {
-	out := map[string][]byte{}
-	for name, blks := range blocks(tb) {
-		var raw []byte
-		for _, b := range blks {
-			d, err := ours.Decode(nil, b, 0)
-			if err != nil {
-				tb.Fatal(err)
-			}
-			raw = append(raw, d...)
-		}
-		out["apitrace-"+name] = raw
-	}
-	goroot := runtime.GOROOT()
-	var src []byte
-	files, _ := filepath.Glob(filepath.Join(goroot, "src", "runtime", "*.go"))
-	sort.Strings(files)
-	for _, f := range files {
-		if b, err := os.ReadFile(f); err == nil {
-			src = append(src, b...)
-		}
-	}
-	if len(src) > 0 {
-		out["corpus-gosrc"] = src
-	}
-	if b, err := os.ReadFile(filepath.Join(goroot, "bin", "gofmt")); err == nil {
-		out["corpus-gofmt"] = b
-	}
+	out := rawStreams(tb)
 	var licenses []byte
-	files, _ = filepath.Glob("/usr/share/common-licenses/*")
+	files, _ := filepath.Glob("/usr/share/common-licenses/*")
 	sort.Strings(files)
 	for _, f := range files {
 		if b, err := os.ReadFile(f); err == nil {
@@ -75,15 +46,10 @@ func brotliRaw(tb testing.TB) map[string][]byte {
 		}
 	}
 	if len(licenses) > 0 {
-		out["corpus-licenses"] = licenses
+		out["corpus-licenses"] = licenses[:min(len(licenses), 16<<20)]
 	}
 	if b, err := os.ReadFile("/usr/lib/x86_64-linux-gnu/libstdc++.so.6"); err == nil {
-		out["corpus-libstdc++"] = b
-	}
-	for k, v := range out {
-		if len(v) > 16<<20 {
-			out[k] = v[:16<<20]
-		}
+		out["corpus-libstdc++"] = b[:min(len(b), 16<<20)]
 	}
 	return out
 }
