@@ -15,7 +15,7 @@
 # SHARED (default ../shared beside the checkout). Inputs: the large real
 # fixtures in $SHARED/fixtures (glxgears-20s.trace, fdr_big.xray) and a Go
 # trace recorded here by gotraceraw/largeprog; none is ever committed.
-# Needs apitrace, llvm-xray-14 and /usr/bin/time; a row whose peer is
+# Needs apitrace and llvm-xray-14; a row whose peer is
 # missing prints why and is skipped.
 set -euo pipefail
 bench=$(cd "$(dirname "$0")" && pwd)
@@ -34,13 +34,13 @@ bin=$work/bin
 mkdir -p "$bin"
 (cd "$root" && go build -o "$bin/" ./examples/gotracetext ./examples/tracecat ./examples/apitracedump ./examples/xraydump)
 
-# one CMD...: "wall cpu" seconds of one run, output discarded.
+# one CMD...: "wall cpu" seconds of one run, output discarded. Bash's own
+# timer: wall time to the millisecond and the child's user + system time from
+# its rusage, where /usr/bin/time rounds to 10 ms (a 40 ms run is then ±12%).
 one() {
-	local f
-	f=$(mktemp)
-	/usr/bin/time -f "%e %U %S" -o "$f" "$@" > /dev/null 2>&1 || { echo "failed: $*" >&2; rm -f "$f"; return 1; }
-	awk '{printf "%s %.3f\n", $1, $2 + $3}' "$f"
-	rm -f "$f"
+	local t
+	t=$( { TIMEFORMAT='%3R %3U %3S'; time "$@" > /dev/null 2>&1; } 2>&1 ) || { echo "failed: $*" >&2; return 1; }
+	awk '{printf "%s %.3f\n", $1, $2 + $3}' <<< "$t"
 }
 median() { sort -g | awk '{a[NR]=$1} END {m=(NR%2)?a[(NR+1)/2]:(a[NR/2]+a[NR/2+1])/2; printf "%.3f", m}'; }
 
