@@ -3,6 +3,7 @@ package zstd
 import (
 	"encoding/binary"
 	"fmt"
+	"math/bits"
 )
 
 // Sequences are decoded and executed in two loops, a batch at a time:
@@ -45,7 +46,7 @@ func (z *Reader) execute(src []byte, nseq int, lits, wide []byte) (int, error) {
 		lg := z.seq[kind].log
 		state := d.c << (d.n & 63) >> 1 >> ((63 - lg) & 63)
 		d.n += uint(lg)
-		d.prev[[3]int{kindLL: 0, kindML: 1, kindOF: 2}[kind]] = seqEntry(state) << 48
+		d.prev[[3]int{kindLL: 0, kindML: 1, kindOF: 2}[kind]] = seqEntry(state) << 16
 	}
 	d.left = nseq
 
@@ -60,7 +61,7 @@ func (z *Reader) execute(src []byte, nseq int, lits, wide []byte) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		if op, lp, err = execSeqs(z.batch[:k], out, op, lim, wide, lp, len(lits)); err != nil {
+		if op, lp, err = execSeqs(z.batch[:k], out, op, lim, wide, lp, len(lits), &z.rep, z.window); err != nil {
 			return 0, err
 		}
 	}
@@ -84,63 +85,82 @@ func (z *Reader) execute(src []byte, nseq int, lits, wide []byte) (int, error) {
 // first one's reads the initial states), so that the stream's last
 // sequence, which has none, needs no test; the container holds the bits
 // for it, checked by the iteration before.
+//
+// A field of k bits with n bits consumed is rotl(c, n+k) masked to k
+// bits: one rotation, no special case for k == 0, and a read past the
+// stream's start gives garbage that the final check of the bit count
+// rejects. Repeat offsets are resolved by a second loop over the batch,
+// so that the first keeps its values in registers.
 func (z *Reader) decodeSeqs() (int, error) {
 	d := &z.sst
-	in, pos, c, n := d.in, d.pos, d.c, d.n
+	pos, c, n := d.pos, d.c, d.n
 	lle, mle, ofe := d.prev[0], d.prev[1], d.prev[2]
-	rep1, rep2, rep3 := z.rep[0], z.rep[1], z.rep[2]
-	k := min(d.left, seqBatch)
-	// Reading k bits (k <= 32) at n is c << n >> (64 - k), written as two
-	// right shifts so that k == 0 yields 0 with shift counts below 64
-	// (63-k is k^63). The three state updates are one read, split with
-	// masks, and so are the three extra values unless they are long.
-	for j := 0; j < k; j++ {
-		k1, k2, k3 := uint(uint8(lle>>40)), uint(uint8(mle>>40)), uint(uint8(ofe>>40))
-		k23 := k2 + k3
-		kAll := k1 + k23
-		v := c << (n & 63) >> 1 >> ((kAll ^ 63) & 63)
-		n += kAll
-		llS := uint64(lle>>48) + v>>(k23&63)
-		mlS := uint64(mle>>48) + v>>(k3&63)&bitMask[k2&63]
-		ofS := uint64(ofe>>48) + v&bitMask[k3&63]
+	tabs := &z.seq
+	batch := z.batch[:min(d.left, seqBatch)]
+	for j := range batch {
+		// The state updates of the sequence before: literal length,
+		// match length, offset.
+		nb := uint8(lle)
+		n += uint(nb)
+		llS := uint64(uint16(lle>>16)) + bits.RotateLeft64(c, int(n))&bitMask[nb]
+		nb = uint8(mle)
+		n += uint(nb)
+		mlS := uint64(uint16(mle>>16)) + bits.RotateLeft64(c, int(n))&bitMask[nb]
+		nb = uint8(ofe)
+		n += uint(nb)
+		ofS := uint64(uint16(ofe>>16)) + bits.RotateLeft64(c, int(n))&bitMask[nb]
 
 		if pos >= 8 {
 			pos -= int(n >> 3)
 			n &= 7
-			c = binary.LittleEndian.Uint64(in[pos : pos+8])
+			c = binary.LittleEndian.Uint64(d.in[pos : pos+8])
 		} else {
-			pos, n, c = reloadBits(in, pos, n, c)
+			pos, n, c = reloadBits(d.in, pos, n, c)
 		}
-		lle, mle, ofe = z.seq[kindLL].entries[llS&511], z.seq[kindML].entries[mlS&511], z.seq[kindOF].entries[ofS&511]
-		ofBits, mlBits, llBits := uint(uint8(ofe>>32)), uint(uint8(mle>>32)), uint(uint8(lle>>32))
-		eLM := llBits + mlBits
-		eAll := eLM + ofBits
+		lle, mle, ofe = tabs[kindLL].entries[llS&511], tabs[kindML].entries[mlS&511], tabs[kindOF].entries[ofS&511]
+		ob, mb, lb := uint8(ofe>>8), uint8(mle>>8), uint8(lle>>8)
 		var ov uint64
 		var ml, ll uint32
-		if eAll < 31 {
-			// The extra bits and the next state update (at most 26
+		if ob+mb+lb <= 30 {
+			// The extra bits and the next state updates (at most 26
 			// bits) fit in the container.
-			v := c << (n & 63) >> 1 >> ((eAll ^ 63) & 63)
-			n += eAll
-			ll = uint32(lle) + uint32(v&bitMask[llBits&63])
-			ml = uint32(mle) + uint32(v>>(llBits&63)&bitMask[mlBits&63])
-			ov = uint64(uint32(ofe)) + v>>(eLM&63)
+			n += uint(ob)
+			ov = uint64(uint32(ofe>>32)) + bits.RotateLeft64(c, int(n))&bitMask[ob]
+			n += uint(mb)
+			ml = uint32(mle>>32) + uint32(bits.RotateLeft64(c, int(n))&bitMask[mb])
+			n += uint(lb)
+			ll = uint32(lle>>32) + uint32(bits.RotateLeft64(c, int(n))&bitMask[lb])
 		} else {
-			ov = uint64(uint32(ofe)) + c<<(n&63)>>1>>((ofBits^63)&63)
-			n += ofBits
-			ml = uint32(mle) + uint32(c<<(n&63)>>1>>((mlBits^63)&63))
-			n += mlBits
-			pos, n, c = reloadBits(in, pos, n, c)
-			ll = uint32(lle) + uint32(c<<(n&63)>>1>>((llBits^63)&63))
-			n += llBits
+			n += uint(ob)
+			ov = uint64(uint32(ofe>>32)) + bits.RotateLeft64(c, int(n))&bitMask[ob]
+			n += uint(mb)
+			ml = uint32(mle>>32) + uint32(bits.RotateLeft64(c, int(n))&bitMask[mb])
+			pos, n, c = reloadBits(d.in, pos, n, c)
+			n += uint(lb)
+			ll = uint32(lle>>32) + uint32(bits.RotateLeft64(c, int(n))&bitMask[lb])
 		}
+		batch[j] = seqVal{ll: ll, ml: ml, off: uint32(ov)}
+	}
+	d.left -= len(batch)
+	d.pos, d.c, d.n = pos, c, n
+	d.prev = [3]seqEntry{lle, mle, ofe}
+	return len(batch), nil
+}
 
-		// Offsets 1-3 name the repeat offsets (RFC 8878 3.1.2.5).
+// resolveOffsets turns the offset values of seqs into offsets: values 1-3
+// name the repeat offsets (RFC 8878 3.1.2.5), larger ones are the offset
+// plus 3.
+func (z *Reader) resolveOffsets(seqs []seqVal) error {
+	rep1, rep2, rep3 := z.rep[0], z.rep[1], z.rep[2]
+	window := z.window
+	for i := range seqs {
+		s := &seqs[i]
+		ov := int(s.off)
 		var off int
-		if ofBits > 1 {
-			off = int(ov - 3)
-			if off > z.window {
-				return 0, errSeqOffset
+		if ov > 3 {
+			off = ov - 3
+			if off > window {
+				return errSeqOffset
 			}
 			rep3, rep2, rep1 = rep2, rep1, off
 		} else {
@@ -148,7 +168,72 @@ func (z *Reader) decodeSeqs() (int, error) {
 			// conditional moves rather than a switch, whose branches the
 			// data makes unpredictable (nor from a table in memory: the
 			// load would wait for the stores just made).
-			idx := int(ov) - 1
+			idx := ov - 1
+			if s.ll == 0 {
+				idx++
+			}
+			lo, hi := rep1, rep3
+			if idx&1 != 0 {
+				lo, hi = rep2, rep1-1
+			}
+			off = lo
+			if idx&2 != 0 {
+				off = hi
+			}
+			if idx >= 2 {
+				rep3 = rep2
+			}
+			if idx != 0 {
+				rep2 = rep1
+			}
+			rep1 = off
+			if off == 0 {
+				return errZeroOffset
+			}
+		}
+		s.off = uint32(off)
+	}
+	z.rep = [3]int{rep1, rep2, rep3}
+	return nil
+}
+
+// execSeqs executes seqs into out from op, with the literals wide[lp:nlits]
+// (wide has readable slack past nlits). The output must end by lim. It
+// returns the new output and literal positions.
+//
+// The common sequences go through a loop without calls, whose values
+// then stay in registers; it leaves the others to a general function.
+func execSeqs(seqs []seqVal, out []byte, op, lim int, wide []byte, lp, nlits int, rep *[3]int, window int) (int, int, error) {
+	for i := 0; ; i++ {
+		var err error
+		i, op, lp, err = execChunks(seqs, i, out, op, wide, lp, nlits, rep, window)
+		if err != nil || i == len(seqs) {
+			return op, lp, err
+		}
+		if op, lp, err = execOne(seqs[i], out, op, lim, wide, lp, nlits); err != nil {
+			return 0, 0, err
+		}
+	}
+}
+
+// execChunks executes seqs from i with chunk copies, which may write up
+// to copySlack bytes past a sequence's end, until it meets one that needs
+// more than that or a long copy, and returns its index (len(seqs) when
+// all were done).
+func execChunks(seqs []seqVal, i int, out []byte, op int, wide []byte, lp, nlits int, rep *[3]int, window int) (int, int, int, error) {
+	rep1, rep2, rep3 := rep[0], rep[1], rep[2]
+	for ; i < len(seqs); i++ {
+		s := &seqs[i]
+		ll, ml, ov := int(s.ll), int(s.ml), int(s.off)
+		var off int
+		if ov > 3 {
+			off = ov - 3
+			if off > window {
+				return 0, 0, 0, errSeqOffset
+			}
+			rep3, rep2, rep1 = rep2, rep1, off
+		} else {
+			idx := ov - 1
 			if ll == 0 {
 				idx++
 			}
@@ -168,49 +253,15 @@ func (z *Reader) decodeSeqs() (int, error) {
 			}
 			rep1 = off
 			if off == 0 {
-				return 0, errZeroOffset
+				return 0, 0, 0, errZeroOffset
 			}
 		}
-		z.batch[j] = seqVal{ll: ll, ml: ml, off: uint32(off)}
-	}
-	d.left -= k
-	d.pos, d.c, d.n = pos, c, n
-	d.prev = [3]seqEntry{lle, mle, ofe}
-	z.rep = [3]int{rep1, rep2, rep3}
-	return k, nil
-}
-
-// execSeqs executes seqs into out from op, with the literals wide[lp:nlits]
-// (wide has readable slack past nlits). The output must end by lim. It
-// returns the new output and literal positions.
-//
-// The common sequences go through a loop without calls, whose values
-// then stay in registers; it leaves the others to a general function.
-func execSeqs(seqs []seqVal, out []byte, op, lim int, wide []byte, lp, nlits int) (int, int, error) {
-	for i := 0; ; i++ {
-		var err error
-		i, op, lp, err = execChunks(seqs, i, out, op, wide, lp, nlits)
-		if err != nil || i == len(seqs) {
-			return op, lp, err
-		}
-		if op, lp, err = execOne(seqs[i], out, op, lim, wide, lp, nlits); err != nil {
-			return 0, 0, err
-		}
-	}
-}
-
-// execChunks executes seqs from i with chunk copies, which may write up
-// to copySlack bytes past a sequence's end, until it meets one that needs
-// more than that or a long copy, and returns its index (len(seqs) when
-// all were done).
-func execChunks(seqs []seqVal, i int, out []byte, op int, wide []byte, lp, nlits int) (int, int, int, error) {
-	for ; i < len(seqs); i++ {
-		s := seqs[i]
-		ll, ml, off := int(s.ll), int(s.ml), int(s.off)
 		if ll > nlits-lp {
 			return 0, 0, 0, errSeqBounds
 		}
 		if op+ll+ml > len(out)-copySlack || ll > 128 || lp+128 > len(wide) || (ml > 128 && ml <= off) {
+			s.off = uint32(off)
+			*rep = [3]int{rep1, rep2, rep3}
 			return i, op, lp, nil
 		}
 		// Literals.
@@ -269,6 +320,7 @@ func execChunks(seqs []seqVal, i int, out []byte, op int, wide []byte, lp, nlits
 		}
 		op += ml
 	}
+	*rep = [3]int{rep1, rep2, rep3}
 	return i, op, lp, nil
 }
 
@@ -294,8 +346,10 @@ func execOne(s seqVal, out []byte, op, lim int, wide []byte, lp, nlits int) (int
 }
 
 // bitMask[k] keeps the low k bits.
-var bitMask = func() (m [64]uint64) {
-	for k := range m {
+// Indexed by a byte, it needs no bounds check; counts past 63 never
+// occur in a table.
+var bitMask = func() (m [256]uint64) {
+	for k := range m[:64] {
 		m[k] = 1<<k - 1
 	}
 	return m

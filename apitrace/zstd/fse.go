@@ -172,12 +172,13 @@ func spreadFSE(table []fseEntry, probs []int16, accLog int, next *[256]uint16) e
 
 // Sequence decoding tables pack, per state, the symbol's value baseline
 // and extra bits with the state transition, so one load serves a state:
-// bits 0-31 baseline, 32-39 extra bits, 40-47 state bits, 48-63 next
-// state base.
+// bits 0-7 state bits, 8-15 extra bits, 16-31 next state base, 32-63
+// baseline. The bit counts sit in the low bytes, where extracting them
+// takes one instruction.
 type seqEntry uint64
 
 func packSeq(baseline uint32, extra uint8, e fseEntry) seqEntry {
-	return seqEntry(uint64(baseline) | uint64(extra)<<32 | uint64(e.nbBits)<<40 | uint64(e.base)<<48)
+	return seqEntry(uint64(e.nbBits) | uint64(extra)<<8 | uint64(e.base)<<16 | uint64(baseline)<<32)
 }
 
 var (
@@ -266,7 +267,7 @@ func (t *seqTable) fill(k seqKind, probs []int16, accLog int, scratch *[512]fseE
 			return ErrTable
 		}
 		nb := accLog - (bits.Len16(n) - 1)
-		t.entries[i&511] = info[e.sym&63] | seqEntry(nb)<<40 | seqEntry(int(n)<<nb-size)<<48
+		t.entries[i&511] = info[e.sym&63] | seqEntry(nb) | seqEntry(int(n)<<nb-size)<<16
 	}
 	t.log = uint8(accLog)
 	t.valid = true
