@@ -32,9 +32,8 @@ type CallReader struct {
 	err     error // what ended the event stream
 	drained int   // pending calls returned after err
 
-	// The fast path's call, returned without copying its values.
+	// The fast path's call, read in place, and its argument storage.
 	call Call
-	out  Call // what Read returns a pointer to
 	args []Value
 }
 
@@ -85,12 +84,7 @@ func (c *CallReader) Header() Header { return c.r.Header() }
 // The Call belongs to the CallReader: it, its slices and its values are
 // valid until the next call to Read or Reset. Clone makes a copy to keep.
 func (c *CallReader) Read() (*Call, error) {
-	call, err := c.read()
-	if err != nil {
-		return nil, err
-	}
-	c.out = *call
-	return &c.out, nil
+	return c.read()
 }
 
 func (c *CallReader) read() (*Call, error) {
@@ -103,6 +97,15 @@ func (c *CallReader) read() (*Call, error) {
 	}
 	maxPending := orDefault(c.MaxPending, DefaultMaxPending)
 	for c.err == nil {
+		if len(c.pending) == 0 && c.r.err == nil {
+			ok, short := c.fast()
+			if ok {
+				return &c.call, nil
+			}
+			if short && c.r.refill() {
+				continue
+			}
+		}
 		err := c.r.next()
 		if err != nil {
 			c.err = err
@@ -116,9 +119,6 @@ func (c *CallReader) read() (*Call, error) {
 		}
 		ev := &c.r.ev
 		if ev.Kind == Enter {
-			if len(c.pending) == 0 && c.pair() {
-				return &c.call, nil
-			}
 			if len(c.pending) >= maxPending {
 				c.err = &FormatError{Offset: c.r.Offset(), Chunk: c.r.chunkOf(c.r.Offset()),
 					Err: wrapf(ErrTooLarge, "more than %d calls pending", maxPending)}
@@ -169,64 +169,87 @@ func (c *CallReader) All() iter.Seq2[*Call, error] {
 	}
 }
 
-// pair is the fast path for the usual case, a call whose leave follows its
-// enter directly: with the enter just read and nothing pending, it parses
-// the next event in place, keeping the enter's values where the Reader put
-// them, and reports whether that was the enter's leave, complete in the
-// window. If not, it leaves the Reader as it was.
-func (c *CallReader) pair() bool {
+// fast is the fast path for the usual case, a call whose leave follows its
+// enter directly, with nothing pending: it parses both events straight
+// into c.call and reports whether the next event was such an enter and
+// its leave, whole in the window. If not, it leaves the Reader where it
+// was (short says the window ended first), and the general path reads the
+// events again; it is the general path that reports errors.
+func (c *CallReader) fast() (ok, short bool) {
 	r := &c.r
 	i := r.pos
-	if i >= len(r.buf) || r.buf[i] != 1 {
-		return false
+	if i >= len(r.buf) {
+		return false, true
 	}
-	enter := r.ev
-	no, j, err := r.uint(i + 1)
-	if err != nil || no != enter.Call {
-		return false
+	if r.buf[i] != 0 {
+		return false, false
 	}
-	nArgs, nArena, nBT, hasBT := len(r.args), len(r.arena), len(r.bt), r.hasBT
-	r.ev = Event{Kind: Leave, Call: no}
+	r.stack, r.arena, r.bt = r.stack[:0], r.arena[:0], r.bt[:0]
 	r.hasBT = false
-	j, err = r.details(j)
-	if err != nil || r.hasBT {
-		// Cut by the window's end, damaged, or with a backtrace of its
-		// own: the general path handles it.
-		r.args, r.arena, r.stack, r.bt = r.args[:nArgs], r.arena[:nArena], r.stack[:0], r.bt[:nBT]
-		r.hasBT = hasBT
-		r.ev = enter
-		return false
-	}
-	r.hasBT = hasBT
-	r.pos = j
-	r.finish(nArena, nArgs)
-	leave := &r.ev
-
-	n := 0
-	if enter.Sig != nil {
-		n = len(enter.Sig.ArgNames)
-	}
-	args := c.args[:0]
-	for k := 0; k < n; k++ {
-		args = append(args, Value{})
-	}
-	for k := range r.args {
-		a := &r.args[k]
-		for a.Index >= len(args) {
-			args = append(args, Value{})
+	r.ev.Flags = 0
+	call := &c.call
+	*call = Call{No: r.nextCall}
+	var err error
+	i++
+	if r.version >= 4 {
+		if call.Thread, i, err = r.uint(i); err != nil {
+			return false, err == errShort
 		}
-		args[a.Index] = a.Value
 	}
-	c.args = args
-	c.call = Call{No: enter.Call, Thread: enter.Thread, Sig: enter.Sig, Flags: enter.Flags,
-		Backtrace: enter.Backtrace, Args: args, Ret: enter.Ret}
-	if leave.Flags != 0 {
-		c.call.Flags = leave.Flags
+	if call.Sig, i, err = r.funcSig(i); err != nil {
+		return false, err == errShort
 	}
-	if leave.Ret.Kind != KindNone {
-		c.call.Ret = leave.Ret
+	call.Args = append(c.args[:0], make([]Value, len(call.Sig.ArgNames))...)
+	c.args = call.Args
+	r.dst = call
+	i, err = r.details(i)
+	r.dst = nil
+	if err != nil {
+		return false, err == errShort
 	}
-	return true
+	enterBT := r.hasBT
+	call.Flags = r.ev.Flags
+
+	if i >= len(r.buf) {
+		return false, true
+	}
+	if r.buf[i] != 1 {
+		return false, false
+	}
+	no, i, err := r.uint(i + 1)
+	if err != nil || no != call.No {
+		return false, err == errShort
+	}
+	r.hasBT = false
+	r.ev.Flags = 0
+	r.dst = call
+	i, err = r.details(i)
+	r.dst = nil
+	if err != nil || r.hasBT {
+		// A leave with a backtrace of its own goes the general way.
+		return false, err == errShort
+	}
+	if r.ev.Flags != 0 {
+		call.Flags = r.ev.Flags
+	}
+	c.args = call.Args
+	// The arena no longer moves: point composite values into it.
+	for k := range r.arena {
+		fixElems(&r.arena[k], r.arena)
+	}
+	for k := range call.Args {
+		fixElems(&call.Args[k], r.arena)
+	}
+	fixElems(&call.Ret, r.arena)
+	if enterBT {
+		if r.bt == nil {
+			r.bt = make([]*Frame, 0, 8)
+		}
+		call.Backtrace = r.bt
+	}
+	r.pos = i
+	r.nextCall++
+	return true, false
 }
 
 // drop forgets the pending call numbered no.

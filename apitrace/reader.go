@@ -89,6 +89,12 @@ type Reader struct {
 	// apitrace does.
 	cutLeave bool
 	err0     int // window index of the last parse error
+
+	// dst, when set, is the call the CallReader's fast path reads an
+	// enter and its leave into: argument values go to dst.Args by index
+	// and the return value to dst.Ret, in place, instead of to args and
+	// ev.Ret.
+	dst *Call
 }
 
 // chunkSpan records where a chunk's bytes start in the stream and in the file.
@@ -586,19 +592,27 @@ func (r *Reader) details(i int) (int, error) {
 			if idx >= uint64(r.maxCount) {
 				return i, r.fail(i, wrapf(ErrTooLarge, "argument index %d", idx))
 			}
-			if i, err = r.value(j, 0); err != nil {
+			var v *Value
+			if c := r.dst; c != nil {
+				if idx >= uint64(len(c.Args)) {
+					c.Args = append(c.Args, make([]Value, int(idx)+1-len(c.Args))...)
+				}
+				v = &c.Args[idx]
+			} else {
+				r.args = append(r.args, Arg{Index: int(idx)})
+				v = &r.args[len(r.args)-1].Value
+			}
+			if i, err = r.topValue(j, v); err != nil {
 				return i, err
 			}
-			top := len(r.stack) - 1
-			r.args = append(r.args, Arg{Index: int(idx), Value: r.stack[top]})
-			r.stack = r.stack[:top]
 		case 2:
-			if i, err = r.value(i, 0); err != nil {
+			v := &r.ev.Ret
+			if r.dst != nil {
+				v = &r.dst.Ret
+			}
+			if i, err = r.topValue(i, v); err != nil {
 				return i, err
 			}
-			top := len(r.stack) - 1
-			r.ev.Ret = r.stack[top]
-			r.stack = r.stack[:top]
 		case 4:
 			r.hasBT = true
 			if i, err = r.backtrace(i); err != nil {
@@ -773,20 +787,38 @@ func (r *Reader) children(p int) {
 	r.stack[p].Bits = uint64(first) | uint64(n)<<32
 }
 
-// value parses one value at i and pushes it.
-func (r *Reader) value(i int, depth int) (int, error) {
-	b := r.buf
-	if i >= len(b) {
-		return i, errShort
+// isScalar reports whether values of type t have no children: every type
+// but arrays, structs, reprs and wide strings.
+func isScalar(t byte) bool { return t <= 10 || t == 13 }
+
+// topValue parses the value at i, an argument or a return value, into *v.
+// A scalar is parsed in place; a composite value is built on the stack,
+// its children moved to the arena, and then copied into *v.
+func (r *Reader) topValue(i int, v *Value) (int, error) {
+	if i < len(r.buf) && isScalar(r.buf[i]) {
+		if len(r.stack)+len(r.arena) >= r.maxValues {
+			return i, r.fail(i, wrapf(ErrTooLarge, "more than %d values in one event", r.maxValues))
+		}
+		return r.scalar(i+1, r.buf[i], v)
 	}
-	at := i
-	t := b[i]
-	i++
-	p, err := r.node(at)
+	i, err := r.value(i, 0)
 	if err != nil {
 		return i, err
 	}
-	v := &r.stack[p]
+	top := len(r.stack) - 1
+	*v = r.stack[top]
+	r.stack = r.stack[:top]
+	return i, nil
+}
+
+// scalar parses the rest, from i, of a value of scalar type t into *v,
+// which holds the zero Value or a value this one replaces.
+func (r *Reader) scalar(i int, t byte, v *Value) (int, error) {
+	if v.Kind != KindNone {
+		*v = Value{}
+	}
+	b := r.buf
+	var err error
 	switch t {
 	case 0:
 		v.Kind = KindNull
@@ -844,6 +876,33 @@ func (r *Reader) value(i int, depth int) (int, error) {
 		if v.Bits, i, err = r.uint(i); err != nil {
 			return i, err
 		}
+	case 13:
+		v.Kind = KindPointer
+		if v.Bits, i, err = r.uint(i); err != nil {
+			return i, err
+		}
+	}
+	return i, nil
+}
+
+// value parses one value at i and pushes it.
+func (r *Reader) value(i int, depth int) (int, error) {
+	b := r.buf
+	if i >= len(b) {
+		return i, errShort
+	}
+	at := i
+	t := b[i]
+	i++
+	p, err := r.node(at)
+	if err != nil {
+		return i, err
+	}
+	if isScalar(t) {
+		return r.scalar(i, t, &r.stack[p])
+	}
+	v := &r.stack[p]
+	switch t {
 	case 11, 15:
 		v.Kind = KindArray
 		if t == 15 {
@@ -896,11 +955,6 @@ func (r *Reader) value(i int, depth int) (int, error) {
 			}
 		}
 		r.children(p)
-	case 13:
-		v.Kind = KindPointer
-		if v.Bits, i, err = r.uint(i); err != nil {
-			return i, err
-		}
 	case 14:
 		v.Kind = KindRepr
 		if depth >= r.maxDepth {
