@@ -6,9 +6,10 @@ import (
 )
 
 const (
-	// tableBits sizes the hash table: 2^14 two-byte entries, 32 KiB, which
-	// stays in the first-level cache.
-	tableBits = 14
+	// tableBits sizes the hash table: 2^13 eight-byte entries, 64 KiB. A
+	// larger table finds a little more but misses the first-level cache
+	// more often, on the probe every element waits for.
+	tableBits = 13
 	// inputMargin is how far from the end of the input the encoder stops
 	// looking for matches: the search and the literal fast path load 8 or
 	// 16 bytes ahead. The last bytes go out as a literal.
@@ -20,10 +21,11 @@ const (
 // Encoder compresses blocks. Its hash table is reused from one block to the
 // next, so a long-lived Encoder does not allocate. The zero Encoder is ready.
 type Encoder struct {
-	// table maps the hash of 4 bytes to the low 16 bits of the last
-	// position holding them: the candidate is the position at most 65535
-	// bytes back with those bits, so every copy fits the 2-byte-offset form.
-	table [1 << tableBits]uint16
+	// table maps the hash of 4 bytes to the last position holding them
+	// (the low 32 bits) and those 4 bytes (the high 32 bits): a probe
+	// compares them without loading the candidate from the input, so the
+	// branch on the outcome resolves one load earlier.
+	table [1 << tableBits]uint64
 }
 
 // Encode appends the snappy block of src to dst and returns the result. The
@@ -45,7 +47,11 @@ func (e *Encoder) Encode(dst, src []byte) []byte {
 		return dst[:n+d]
 	}
 	// A fresh table per block keeps the output a function of src alone.
-	clear(e.table[:])
+	// Every entry starts as position 0, with the bytes there.
+	first := uint64(load32(src, 0)) << 32
+	for i := range e.table {
+		e.table[i] = first
+	}
 	d = e.encodeBlock(out, d, src)
 	return dst[:n+d]
 }
@@ -68,34 +74,36 @@ func hash4(u uint64) uint32 {
 // It is a greedy LZ77 like the reference compressor's: it probes the hash
 // table at every position, two per step from one 8-byte load, farther
 // apart the longer it goes without a match; it extends a match forward
-// eight bytes at a time and backward into the pending literal, and goes on
-// probing where the match ends.
+// eight bytes at a time and backward into the pending literal. After a
+// copy it probes where the copy ends, and while that finds a match it
+// goes on emitting copies without passing through the literal's code.
+// Matches reach up to 65535 bytes back from anywhere in the block.
 func (e *Encoder) encodeBlock(out []byte, d int, src []byte) int {
 	t := &e.table
+	// Capacities cut to the lengths: fewer values to keep in registers.
 	src = src[:len(src):len(src)]
-	sLimit := len(src) - inputMargin
+	out = out[:len(out):len(out)]
 	emitted := 0
 	s := 1
 	cv := load64(src, s)
 	for {
-		// Probe s and s+1. A candidate is the last position whose low 16
-		// bits are the entry's, up to 65535 bytes back; 0 back is the
-		// position itself, an entry left from 65536 bytes back.
+		// Probe s and s+1: a candidate holds the same 4 bytes at most
+		// 65535 bytes back.
 		h0, h1 := hash4(cv), hash4(cv>>8)
-		c0, c1 := int(t[h0]), int(t[h1])
-		t[h0], t[h1] = uint16(s), uint16(s+1)
-		off := int(uint16(s - c0))
-		cand := s - off
-		if uint32(cv) != load32(src, cand) || off == 0 {
-			off = int(uint16(s + 1 - c1))
-			cand = s + 1 - off
-			if uint32(cv>>8) != load32(src, cand) || off == 0 {
+		e0, e1 := t[h0], t[h1]
+		t[h0], t[h1] = uint64(s)|cv<<32, uint64(s+1)|cv>>8<<32
+		cand := int(uint32(e0))
+		off := s - cand
+		if uint32(cv) != uint32(e0>>32) || off > 65535 {
+			cand = int(uint32(e1))
+			off = s + 1 - cand
+			if uint32(cv>>8) != uint32(e1>>32) || off > 65535 {
 				// Once 32 bytes have gone by without a match, the
 				// steps grow with the distance, as the reference
 				// compressor's do, so that incompressible input goes
 				// fast.
 				s += 2 + (s-emitted)>>5
-				if s > sLimit {
+				if s > len(src)-inputMargin {
 					break
 				}
 				cv = load64(src, s)
@@ -120,47 +128,60 @@ func (e *Encoder) encodeBlock(out []byte, d int, src []byte) int {
 				d = emitLiteral(out, d, src, emitted, s)
 			}
 		}
-		// Extend the match forward from its first 4 bytes.
-		base := s
-		s += 4
-		cand += 4
-		for s <= len(src)-8 {
-			if x := load64(src, s) ^ load64(src, cand); x != 0 {
-				s += bits.TrailingZeros64(x) >> 3
-				goto extended
+		for {
+			// Extend the match forward from its first 4 bytes.
+			base := s
+			s += 4
+			cand += 4
+			for s <= len(src)-8 {
+				if x := load64(src, s) ^ load64(src, cand); x != 0 {
+					s += bits.TrailingZeros64(x) >> 3
+					goto extended
+				}
+				s += 8
+				cand += 8
 			}
-			s += 8
-			cand += 8
-		}
-		for s < len(src) && src[s] == src[cand] {
-			s++
-			cand++
-		}
-	extended:
-		if length := s - base; length <= 64 && d+4 <= len(out) {
-			// Either form in one 4-byte store, the spare bytes
-			// overwritten by what follows: the 2-byte one where
-			// length < 12 and off < 2048 (both differences negative),
-			// else the 3-byte one.
-			v, k := uint32(off)<<8|uint32(length-1)<<2|tagCopy2, 3
-			if (length-12)&(off-2048) < 0 {
-				v, k = uint32(off)&0xff<<8|uint32(off>>8)<<5|uint32(length-4)<<2|tagCopy1, 2
+			for s < len(src) && src[s] == src[cand] {
+				s++
+				cand++
 			}
-			binary.LittleEndian.PutUint32(out[d:d+4], v)
-			d += k
-		} else {
-			d = emitCopy(out, d, off, length)
+		extended:
+			if length := s - base; length <= 64 && d+4 <= len(out) {
+				// Either form in one 4-byte store, the spare bytes
+				// overwritten by what follows: the 2-byte one where
+				// length < 12 and off < 2048 (both differences
+				// negative), else the 3-byte one.
+				v, k := uint32(off)<<8|uint32(length-1)<<2|tagCopy2, 3
+				if (length-12)&(off-2048) < 0 {
+					v, k = uint32(off)&0xff<<8|uint32(off>>8)<<5|uint32(length-4)<<2|tagCopy1, 2
+				}
+				binary.LittleEndian.PutUint32(out[d:d+4], v)
+				d += k
+			} else {
+				d = emitCopy(out, d, off, length)
+			}
+			emitted = s
+			if s > len(src)-inputMargin {
+				goto done
+			}
+			// Enter the position just before the copy's end too, then
+			// probe where it ends; on a miss, go on probing from the
+			// next position.
+			x := load64(src, s-1)
+			h := hash4(x >> 8)
+			t[hash4(x)] = uint64(s-1) | x<<32
+			e := t[h]
+			t[h] = uint64(s) | x>>8<<32
+			cand = int(uint32(e))
+			off = s - cand
+			if uint32(x>>8) != uint32(e>>32) || off > 65535 {
+				s++
+				cv = x >> 16
+				break
+			}
 		}
-		emitted = s
-		if s > sLimit {
-			break
-		}
-		// Enter the position just before the match's end too, then
-		// probe on from the end.
-		x := load64(src, s-1)
-		t[hash4(x)] = uint16(s - 1)
-		cv = x >> 8
 	}
+done:
 	if emitted < len(src) {
 		d = emitLiteral(out, d, src, emitted, len(src))
 	}
