@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"io"
 	"iter"
-	"math/bits"
-	"slices"
 	"strconv"
 	"unicode"
 	"unicode/utf8"
@@ -77,154 +75,6 @@ func appendText(b []byte, e *Event) ([]byte, int) {
 		b = appendQuote(b, e.Data)
 	}
 	return append(b, '\n'), n
-}
-
-// textPiece is up to 24 bytes of text as little-endian words, stored a
-// word at a time.
-type textPiece struct {
-	w [3]uint64
-	n int
-}
-
-func newTextPiece(s string) textPiece {
-	if len(s) > 24 {
-		panic("gotraceraw: text piece " + s + " is over 24 bytes")
-	}
-	var b [24]byte
-	copy(b[:], s)
-	return textPiece{n: len(s), w: [3]uint64{
-		binary.LittleEndian.Uint64(b[0:]), binary.LittleEndian.Uint64(b[8:]), binary.LittleEndian.Uint64(b[16:])}}
-}
-
-// plainText is the text of an event type with arguments but no frames or
-// data: pieces[i] is what comes before argument i, the name and " dt="
-// for the first.
-type plainText struct {
-	nargs  uint8 // 0: not such a type
-	pieces [maxPlainArgs]textPiece
-}
-
-// plainTexts holds every event type's plainText, indexed by type byte.
-var plainTexts = func() (m [256]plainText) {
-	for t := range specs {
-		s := &specs[t]
-		if s.Name == "" || s.IsStack || s.HasData || len(s.Args) == 0 {
-			continue
-		}
-		m[t].nargs = uint8(len(s.Args))
-		for i := range s.Args {
-			text := argText[t][i]
-			if i == 0 {
-				text = s.Name + text
-			}
-			m[t].pieces[i] = newTextPiece(text)
-		}
-	}
-	return m
-}()
-
-// plainRoom is the room appendPlainText writes in: more than the longest
-// text of a plain event (five 24-byte pieces and five 20-digit numbers)
-// and the bytes a piece's last word stores past it.
-const (
-	plainRoom = 256
-	plainMask = plainRoom - 1
-)
-
-// appendPlainText appends the text of an event of type pt with arguments
-// args (as many as the type has) and a newline, and returns the length of
-// the event on the wire with minimal varints. It writes into a fixed
-// window of the buffer, pieces and digits a word at a time, with indexes
-// that need no bounds checks.
-func appendPlainText(b []byte, args []uint64, pt *plainText) ([]byte, int) {
-	if cap(b)-len(b) < plainRoom+32 {
-		b = slices.Grow(b, plainRoom+32)
-	}
-	off := len(b)
-	w := (*[plainRoom + 32]byte)(b[off : off+plainRoom+32])
-	p, n := 0, 1
-	for i, a := range args {
-		pc := &pt.pieces[i]
-		q := p & plainMask
-		d := w[q : q+24 : q+24]
-		binary.LittleEndian.PutUint64(d[0:8], pc.w[0])
-		binary.LittleEndian.PutUint64(d[8:16], pc.w[1])
-		if pc.n > 16 {
-			binary.LittleEndian.PutUint64(d[16:24], pc.w[2])
-		}
-		p += pc.n
-		if a < 100 {
-			// Most values of a trace: one or two digits, one byte on
-			// the wire.
-			q := p & plainMask
-			binary.LittleEndian.PutUint16(w[q:q+2], smallText[a])
-			p++
-			if a >= 10 {
-				p++
-			}
-			n++
-			continue
-		}
-		p = putUint(w, p, a)
-		n += varint.Len(a)
-	}
-	w[p&plainMask] = '\n'
-	return b[:off+p+1], n
-}
-
-// pairText holds "00" to "99" as little-endian pairs of bytes, and
-// smallText the text of 0 to 99 the same way, the second byte unused
-// below 10.
-var pairText, smallText = func() (pairs, small [100]uint16) {
-	for v := range pairs {
-		pairs[v] = uint16(digitPairs[2*v]) | uint16(digitPairs[2*v+1])<<8
-		small[v] = pairs[v]
-		if v < 10 {
-			small[v] = uint16('0' + v)
-		}
-	}
-	return pairs, small
-}()
-
-// putUint writes v, 10 or more, in decimal at w[p:] and returns the index
-// after it.
-func putUint(w *[plainRoom + 32]byte, p int, v uint64) int {
-	end := p + decimalLen(v)
-	e := end
-	for v >= 100 {
-		q := v / 100
-		e -= 2
-		k := e & plainMask
-		binary.LittleEndian.PutUint16(w[k:k+2], pairText[v-q*100])
-		v = q
-	}
-	if v >= 10 {
-		k := (e - 2) & plainMask
-		binary.LittleEndian.PutUint16(w[k:k+2], pairText[v])
-	} else {
-		w[(e-1)&plainMask] = byte('0' + v)
-	}
-	return end
-}
-
-// pow10 holds 10^i.
-var pow10 = func() (m [20]uint64) {
-	m[0] = 1
-	for i := 1; i < len(m); i++ {
-		m[i] = m[i-1] * 10
-	}
-	return m
-}()
-
-// decimalLen returns the number of decimal digits of v.
-func decimalLen(v uint64) int {
-	// bits*1233>>12 is log10(2^bits) rounded down, one short of or
-	// equal to the digit count.
-	n := bits.Len64(v|1) * 1233 >> 12
-	if v >= pow10[n%len(pow10)] {
-		n++
-	}
-	return n
 }
 
 const lowerhex = "0123456789abcdef"
@@ -484,7 +334,12 @@ type TextReader struct {
 	MaxLineLen int
 
 	source
-	line   int    // number of the last line taken
+	// plain is set while ev holds an event of plain arguments of this
+	// trace, nothing is peeked and no error is sticky: the fast path
+	// then need only set Type and Args.
+	plain  bool
+	argBuf [8]uint64 // the fast path's Args
+	line   int       // number of the last line taken
 	peeked []byte // a line taken but not used, or nil
 	peekNo int
 	v      Version
@@ -558,7 +413,7 @@ func (r *TextReader) fail(err error) error {
 	if err != io.EOF && err != ErrNotOpen {
 		err = &SyntaxError{Line: r.line, Err: err}
 	}
-	r.err = err
+	r.err, r.plain = err, false
 	return err
 }
 
@@ -616,6 +471,9 @@ func (r *TextReader) nextLine() ([]byte, error) {
 // The Event and its slices belong to the TextReader and are valid until
 // the next call to Read or Reset; Clone keeps one.
 func (r *TextReader) Read() (*Event, error) {
+	if r.plain && r.end-r.pos >= textWindow+32 && r.readPlain() {
+		return &r.ev, nil
+	}
 	if r.err != nil {
 		return nil, r.err
 	}
@@ -627,6 +485,7 @@ func (r *TextReader) Read() (*Event, error) {
 		return nil, r.fail(err)
 	}
 	r.ev = ev
+	r.plain = ev.Data == nil && r.peeked == nil
 	return &r.ev, nil
 }
 
