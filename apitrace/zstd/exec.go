@@ -100,15 +100,17 @@ func (z *Reader) decodeSeqs() (int, error) {
 	for j := range batch {
 		// The state updates of the sequence before: literal length,
 		// match length, offset.
+		// The next state base is in bits 16-31: the bits above it
+		// are masked off with the table index.
 		nb := uint8(lle)
 		n += uint(nb)
-		llS := uint64(uint16(lle>>16)) + bits.RotateLeft64(c, int(n))&bitMask[nb]
+		llS := uint64(lle>>16) + bits.RotateLeft64(c, int(n))&bitMask[nb]
 		nb = uint8(mle)
 		n += uint(nb)
-		mlS := uint64(uint16(mle>>16)) + bits.RotateLeft64(c, int(n))&bitMask[nb]
+		mlS := uint64(mle>>16) + bits.RotateLeft64(c, int(n))&bitMask[nb]
 		nb = uint8(ofe)
 		n += uint(nb)
-		ofS := uint64(uint16(ofe>>16)) + bits.RotateLeft64(c, int(n))&bitMask[nb]
+		ofS := uint64(ofe>>16) + bits.RotateLeft64(c, int(n))&bitMask[nb]
 
 		if pos >= 8 {
 			pos -= int(n >> 3)
@@ -147,121 +149,93 @@ func (z *Reader) decodeSeqs() (int, error) {
 	return len(batch), nil
 }
 
-// resolveOffsets turns the offset values of seqs into offsets: values 1-3
-// name the repeat offsets (RFC 8878 3.1.2.5), larger ones are the offset
-// plus 3.
-func (z *Reader) resolveOffsets(seqs []seqVal) error {
-	rep1, rep2, rep3 := z.rep[0], z.rep[1], z.rep[2]
-	window := z.window
-	for i := range seqs {
-		s := &seqs[i]
-		ov := int(s.off)
-		var off int
-		if ov > 3 {
-			off = ov - 3
-			if off > window {
-				return errSeqOffset
-			}
-			rep3, rep2, rep1 = rep2, rep1, off
-		} else {
-			// A repeat offset, picked and the repeat list updated with
-			// conditional moves rather than a switch, whose branches the
-			// data makes unpredictable (nor from a table in memory: the
-			// load would wait for the stores just made).
-			idx := ov - 1
-			if s.ll == 0 {
-				idx++
-			}
-			lo, hi := rep1, rep3
-			if idx&1 != 0 {
-				lo, hi = rep2, rep1-1
-			}
-			off = lo
-			if idx&2 != 0 {
-				off = hi
-			}
-			if idx >= 2 {
-				rep3 = rep2
-			}
-			if idx != 0 {
-				rep2 = rep1
-			}
-			rep1 = off
-			if off == 0 {
-				return errZeroOffset
-			}
-		}
-		s.off = uint32(off)
-	}
-	z.rep = [3]int{rep1, rep2, rep3}
-	return nil
-}
-
-// execSeqs executes seqs into out from op, with the literals wide[lp:nlits]
-// (wide has readable slack past nlits). The output must end by lim. It
-// returns the new output and literal positions.
+// execSeqs executes seqs, whose offsets are still offset values, into
+// out from op, with the literals wide[lp:nlits] (wide has readable slack
+// past nlits). The output must end by lim. It returns the new output and
+// literal positions.
 //
-// The common sequences go through a loop without calls, whose values
-// then stay in registers; it leaves the others to a general function.
-func execSeqs(seqs []seqVal, out []byte, op, lim int, wide []byte, lp, nlits int, rep *[3]int, window int) (int, int, error) {
-	for i := 0; ; i++ {
-		var err error
-		i, op, lp, err = execChunks(seqs, i, out, op, wide, lp, nlits, rep, window)
-		if err != nil || i == len(seqs) {
-			return op, lp, err
+// A batch whose output and literals fit with room for chunk copies, as
+// all but the last of a buffer's do, goes through a loop that makes no
+// other test of its bounds, and has few enough values to keep them in
+// registers; it leaves long non-overlapping matches to a general
+// function. Other batches go one sequence at a time through the general
+// function.
+func execSeqs(seqs []seqVal, out []byte, op, lim int, wide []byte, lp, nlits int, rep *[4]int, window int) (int, int, error) {
+	lsum, sum := 0, 0
+	for _, s := range seqs {
+		lsum += int(s.ll)
+		sum += int(s.ml)
+	}
+	sum += lsum
+	if op+sum <= len(out)-copySlack && lsum <= nlits-lp && lp+lsum+copySlack <= len(wide) {
+		for i := 0; ; i++ {
+			var err error
+			i, op, lp, err = execChunks(seqs, i, out, op, wide, lp, rep, window)
+			if err != nil || i == len(seqs) {
+				return op, lp, err
+			}
+			if op, lp, err = execOne(seqs[i], out, op, lim, wide, lp, nlits); err != nil {
+				return 0, 0, err
+			}
 		}
-		if op, lp, err = execOne(seqs[i], out, op, lim, wide, lp, nlits); err != nil {
+	}
+	if err := resolveOffsets(seqs, rep, window); err != nil {
+		return 0, 0, err
+	}
+	for _, s := range seqs {
+		var err error
+		if op, lp, err = execOne(s, out, op, lim, wide, lp, nlits); err != nil {
 			return 0, 0, err
 		}
 	}
+	return op, lp, nil
 }
 
 // execChunks executes seqs from i with chunk copies, which may write up
-// to copySlack bytes past a sequence's end, until it meets one that needs
-// more than that or a long copy, and returns its index (len(seqs) when
-// all were done).
-func execChunks(seqs []seqVal, i int, out []byte, op int, wide []byte, lp, nlits int, rep *[3]int, window int) (int, int, int, error) {
-	rep1, rep2, rep3 := rep[0], rep[1], rep[2]
+// to copySlack bytes past a sequence's end, until it meets a long
+// non-overlapping match, and returns its index (len(seqs) when all were
+// done). The caller checked that the output and the literals of seqs fit
+// with that slack.
+func execChunks(seqs []seqVal, i int, out []byte, op int, wide []byte, lp int, rep *[4]int, window int) (int, int, int, error) {
 	for ; i < len(seqs); i++ {
 		s := &seqs[i]
 		ll, ml, ov := int(s.ll), int(s.ml), int(s.off)
+		// Offsets 1-3 name the repeat offsets (RFC 8878 3.1.2.5). The
+		// repeat offsets stay in memory, indexed: the loop has no
+		// registers to spare, and the other work of an iteration hides
+		// the latency of reading back what the one before stored.
 		var off int
 		if ov > 3 {
 			off = ov - 3
 			if off > window {
 				return 0, 0, 0, errSeqOffset
 			}
-			rep3, rep2, rep1 = rep2, rep1, off
+			rep[2], rep[1] = rep[1], rep[0]
 		} else {
+			// Value 1-3, one more when the literal length is 0, names
+			// the first, second or third repeat offset, or the first
+			// minus 1. The picked one moves to the front.
 			idx := ov - 1
 			if ll == 0 {
 				idx++
 			}
-			lo, hi := rep1, rep3
-			if idx&1 != 0 {
-				lo, hi = rep2, rep1-1
-			}
-			off = lo
-			if idx&2 != 0 {
-				off = hi
-			}
+			off = rep[idx&3]
+			r1, r3 := rep[0], rep[2]
 			if idx >= 2 {
-				rep3 = rep2
+				r3 = rep[1]
 			}
+			r2 := rep[1]
 			if idx != 0 {
-				rep2 = rep1
+				r2 = r1
 			}
-			rep1 = off
 			if off == 0 {
 				return 0, 0, 0, errZeroOffset
 			}
+			rep[1], rep[2] = r2, r3
 		}
-		if ll > nlits-lp {
-			return 0, 0, 0, errSeqBounds
-		}
-		if op+ll+ml > len(out)-copySlack || ll > 128 || lp+128 > len(wide) || (ml > 128 && ml <= off) {
+		rep[0], rep[3] = off, off-1
+		if ml > 128 && ml <= off {
 			s.off = uint32(off)
-			*rep = [3]int{rep1, rep2, rep3}
 			return i, op, lp, nil
 		}
 		// Literals.
@@ -320,8 +294,49 @@ func execChunks(seqs []seqVal, i int, out []byte, op int, wide []byte, lp, nlits
 		}
 		op += ml
 	}
-	*rep = [3]int{rep1, rep2, rep3}
 	return i, op, lp, nil
+}
+
+// resolveOffsets turns the offset values of seqs into offsets, as
+// execChunks does.
+func resolveOffsets(seqs []seqVal, rep *[4]int, window int) error {
+	for i := range seqs {
+		s := &seqs[i]
+		ov := int(s.off)
+		var off int
+		if ov > 3 {
+			off = ov - 3
+			if off > window {
+				return errSeqOffset
+			}
+			rep[2], rep[1], rep[0], rep[3] = rep[1], rep[0], off, off-1
+			s.off = uint32(off)
+			continue
+		}
+		idx := ov - 1
+		if s.ll == 0 {
+			idx++
+		}
+		switch idx {
+		case 0:
+			off = rep[0]
+		case 1:
+			off = rep[1]
+			rep[1] = rep[0]
+		case 2:
+			off = rep[2]
+			rep[2], rep[1] = rep[1], rep[0]
+		default:
+			off = rep[0] - 1
+			rep[2], rep[1] = rep[1], rep[0]
+		}
+		if off == 0 {
+			return errZeroOffset
+		}
+		rep[0], rep[3] = off, off-1
+		s.off = uint32(off)
+	}
+	return nil
 }
 
 // execOne executes one sequence with exact copies: one with long copies,

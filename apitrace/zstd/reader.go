@@ -59,7 +59,7 @@ type Reader struct {
 
 	huf     hufTable
 	seq     [3]seqTable
-	rep     [3]int
+	rep     [4]int // the repeat offsets, then the first minus 1
 	lits    []byte
 	scratch [512]fseEntry
 	pads    [5][8]byte // short bit streams, zero-padded
@@ -407,7 +407,7 @@ func (z *Reader) frameHeader(off int64) error {
 	z.hlen, z.rp = 0, 0
 	z.huf.valid = false
 	z.seq[0].valid, z.seq[1].valid, z.seq[2].valid = false, false, false
-	z.rep = [3]int{1, 4, 8}
+	z.rep = [4]int{1, 4, 8, 0}
 	return nil
 }
 
