@@ -314,6 +314,7 @@ type table struct {
 	nargs [256]uint8
 	kind  [256]uint8
 	plain [256]uint8 // 1 + nargs for types without frames or data, else 0
+	inner [256]uint8 // the same for those with arguments that go inside a batch
 	names map[string]EventType
 	hash  [256][]EventType // types by nameHash, for lookup
 }
@@ -363,6 +364,9 @@ var tables = func() (m [Go126 + 1]*table) {
 			switch EventType(t) {
 			case EvEventBatch, EvExperimentalBatch, EvEndOfGeneration:
 				tab.kind[t] |= kFrame
+			}
+			if tab.kind[t] == kValid && len(s.Args) > 0 {
+				tab.inner[t] = tab.plain[t]
 			}
 			tab.names[s.Name] = EventType(t)
 			h := nameHash([]byte(s.Name))

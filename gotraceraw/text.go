@@ -204,6 +204,19 @@ func (w *TextWriter) Reset(out io.Writer, h Header) error {
 // are not part of the text form, but count in the batch sizes it prints.
 // Errors are sticky, refusals included.
 func (w *TextWriter) Write(e *Event) error {
+	if w.open && w.inBatch && plainInBatch(e, w.h.Version, w.tab) {
+		// The common case, in line: an event of plain arguments in
+		// the open batch.
+		mark := len(w.buf)
+		var n int
+		w.buf, n = appendPlainText(w.buf, e.Args, &plainTexts[e.Type])
+		if w.body+n > MaxBatchSize {
+			w.buf = w.buf[:mark]
+			return w.refuse(fmt.Errorf("%w: %v would make its batch longer than %d bytes", ErrInvalid, e.Type, MaxBatchSize))
+		}
+		w.body += n
+		return nil
+	}
 	return w.refuse(w.writeEvent(e))
 }
 
