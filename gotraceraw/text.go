@@ -353,7 +353,7 @@ type TextReader struct {
 	plain  bool
 	argBuf [8]uint64 // the fast path's Args
 	line   int       // number of the last line taken
-	peeked []byte // a line taken but not used, or nil
+	peeked []byte    // a line taken but not used, or nil
 	peekNo int
 	v      Version
 	tab    *table
