@@ -131,7 +131,12 @@ func (s *snappySource) fill(dst []byte) ([]byte, error) {
 		s.done = true
 		return dst, ErrCorrupt
 	}
-	dst = slices.Grow(dst, want)
+	if cap(dst)-len(dst) < want {
+		// Room for an eighth more, so that the next chunk still fits
+		// after the few bytes of an event cut by this one's end: the
+		// window is then allocated once, not again at the next chunk.
+		dst = slices.Grow(dst, want+want/8)
+	}
 	out, err := snappy.Decode(dst[len(dst):cap(dst)], s.comp, s.maxChunk)
 	if err != nil {
 		s.done = true

@@ -228,8 +228,12 @@ func readInfo(r io.Reader, frames bool) (Info, error) {
 		if c.Sig == nil {
 			continue
 		}
-		if a := infoAPI(c.Sig.Name); a != "" && (info.API == "" || c.No < apiCall) {
-			info.API, apiCall = a, c.No
+		// Once the API is known only a call numbered before the one it
+		// came from can change it: skip the name test for the others.
+		if info.API == "" || c.No < apiCall {
+			if a := infoAPI(c.Sig.Name); a != "" {
+				info.API, apiCall = a, c.No
+			}
 		}
 		f := c.Sig.Flags()
 		if frameCalls == 0 {
