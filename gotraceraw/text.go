@@ -351,6 +351,7 @@ type TextReader struct {
 	// trace, nothing is peeked and no error is sticky: the fast path
 	// then need only set Type and Args.
 	plain  bool
+	noFast bool      // tests: parse every line the careful way
 	argBuf [8]uint64 // the fast path's Args
 	line   int       // number of the last line taken
 	peeked []byte    // a line taken but not used, or nil
@@ -498,7 +499,7 @@ func (r *TextReader) Read() (*Event, error) {
 		return nil, r.fail(err)
 	}
 	r.ev = ev
-	r.plain = ev.Data == nil && r.peeked == nil
+	r.plain = ev.Data == nil && r.peeked == nil && !r.noFast
 	return &r.ev, nil
 }
 

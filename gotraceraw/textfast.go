@@ -177,8 +177,9 @@ const (
 )
 
 // nameSlots maps nameSlot of each plain event type's name to the type,
-// for the parser's fast path; EvNone where no name lands. Names that
-// would share a slot keep the first; the others take the careful path.
+// for the parser's fast path; EvNone where no name lands. Every name has
+// a slot of its own (TestNameSlots); were two to share one, the first
+// would keep it and the other take the careful path.
 var nameSlots = func() (m [1 << nameSlotBits]EventType) {
 	for t := range plainTexts {
 		if plainTexts[t].nargs == 0 {
@@ -202,7 +203,7 @@ const nameSlotBits = 10
 // their first eight bytes differ in length or last byte.
 func nameSlot(w0 uint64, n int, last byte) uint {
 	w0 &= ^uint64(0) >> (64 - 8*min(n, 8))
-	h := (w0 ^ uint64(n)<<56 ^ uint64(last)<<48) * 0x9e3779b97f4a7c15
+	h := (w0 ^ uint64(n)<<56 ^ uint64(last)<<48) * 0x9e3779b97f4a7c17 // the first odd multiplier from 2^64/φ that separates the names
 	return uint(h >> (64 - nameSlotBits))
 }
 

@@ -110,19 +110,29 @@ func TestOutsideBatch(t *testing.T) {
 				t.Errorf("%s (text %v): %v", tc.name, text, err)
 			}
 		}
-		w := newEventWriter(t, io.Discard, h26, text)
-		w.Write(batch(0))
-		str := &Event{Type: EvString, Args: []uint64{1}, Data: make([]byte, 1000)}
-		n := 0
-		var err error
-		for ; err == nil; n++ {
-			err = w.Write(str)
-		}
-		if !errors.Is(err, ErrInvalid) || n != MaxBatchSize/1004+1 {
-			t.Errorf("batch over 64 KiB: %v after %d events", err, n)
-		}
-		if err := w.Close(); !errors.Is(err, ErrInvalid) {
-			t.Errorf("Close after the refusal: %v", err)
+		// A batch over 64 KiB, of events with data and of events of
+		// plain arguments (1 + 4*9 bytes on the wire).
+		big := uint64(1) << 62
+		for _, tc := range []struct {
+			e       *Event
+			wireLen int
+		}{
+			{&Event{Type: EvString, Args: []uint64{1}, Data: make([]byte, 1000)}, 1004},
+			{&Event{Type: EvGoUnblock, Args: []uint64{big, big, big, big}}, 37},
+		} {
+			w := newEventWriter(t, io.Discard, h26, text)
+			w.Write(batch(0))
+			n := 0
+			var err error
+			for ; err == nil && n <= MaxBatchSize; n++ {
+				err = w.Write(tc.e)
+			}
+			if !errors.Is(err, ErrInvalid) || n != MaxBatchSize/tc.wireLen+1 {
+				t.Errorf("batch of %v over 64 KiB (text %v): %v after %d events", tc.e.Type, text, err, n)
+			}
+			if err := w.Close(); !errors.Is(err, ErrInvalid) {
+				t.Errorf("Close after the refusal: %v", err)
+			}
 		}
 	}
 }
