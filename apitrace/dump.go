@@ -73,8 +73,16 @@ type Dumper struct {
 	tail []byte // text of the incomplete calls at the end of a trace
 	err  error
 
-	sigFlags  map[*FunctionSig]NameFlags
+	// What the Dumper knows of each signature it has printed: by id for
+	// the small ids tracers use, in a map beyond.
+	sigs      []dumpSig
+	bigSigs   map[*FunctionSig]*dumpSig
 	enumIndex map[*EnumSig]map[int64]int
+
+	// The text of the last call number printed, no.
+	no     uint32
+	noText [10]byte
+	noLen  int
 
 	// --blobs state: the call being printed and its blob count.
 	blobCall uint32
@@ -93,7 +101,6 @@ func NewDumper(w io.Writer, opts DumpOptions) *Dumper {
 		w:         w,
 		opts:      opts,
 		buf:       make([]byte, 0, 64<<10),
-		sigFlags:  make(map[*FunctionSig]NameFlags),
 		enumIndex: make(map[*EnumSig]map[int64]int),
 	}
 	d.newline = dumpNewline
@@ -138,6 +145,55 @@ func (d *Dumper) Header(h *Header) {
 	d.maybeFlush()
 }
 
+// dumpSig is what the Dumper keeps of a function signature.
+type dumpSig struct {
+	sig   *FunctionSig
+	flags NameFlags // of the name up to its first NUL, as apitrace sees it
+	// plain says that neither the name nor an argument name holds a
+	// NUL byte: they print as they are, with no cut.
+	plain bool
+	// getError is set for glGetError(), verbose when it returns 0.
+	getError bool
+}
+
+// maxDumpSigID bounds the signature ids kept by id; larger ones go to a map.
+const maxDumpSigID = 1 << 14
+
+// sig returns what the Dumper knows of s, learning it at first sight.
+func (d *Dumper) sig(s *FunctionSig) *dumpSig {
+	if s.ID < maxDumpSigID {
+		if s.ID < uint64(len(d.sigs)) && d.sigs[s.ID].sig == s {
+			return &d.sigs[s.ID]
+		}
+		// Two signatures with one id (hand-built ones may) take turns.
+		for uint64(len(d.sigs)) <= s.ID {
+			d.sigs = append(d.sigs, dumpSig{})
+		}
+		p := &d.sigs[s.ID]
+		p.learn(s)
+		return p
+	}
+	p := d.bigSigs[s]
+	if p == nil {
+		if d.bigSigs == nil {
+			d.bigSigs = make(map[*FunctionSig]*dumpSig)
+		}
+		p = new(dumpSig)
+		p.learn(s)
+		d.bigSigs[s] = p
+	}
+	return p
+}
+
+func (ds *dumpSig) learn(s *FunctionSig) {
+	name := cstr(s.Name)
+	*ds = dumpSig{sig: s, flags: LookupNameFlags(name), plain: len(name) == len(s.Name),
+		getError: name == "glGetError" && len(s.ArgNames) == 0}
+	for _, a := range s.ArgNames {
+		ds.plain = ds.plain && len(cstr(a)) == len(a)
+	}
+}
+
 // Flags returns the flags apitrace gives the call c: those of its name
 // (cached per signature), plus NameVerbose for a glGetError() that
 // returned 0.
@@ -145,15 +201,13 @@ func (d *Dumper) Flags(c *Call) NameFlags {
 	if c == nil || c.Sig == nil {
 		return 0
 	}
-	f, ok := d.sigFlags[c.Sig]
-	if !ok {
-		f = LookupNameFlags(cstr(c.Sig.Name))
-		if d.sigFlags == nil {
-			d.sigFlags = make(map[*FunctionSig]NameFlags)
-		}
-		d.sigFlags[c.Sig] = f
-	}
-	if len(c.Sig.ArgNames) == 0 && c.Ret.Kind != KindNone && cstr(c.Sig.Name) == "glGetError" && dumpToInt(&c.Ret) == 0 {
+	return d.flags(c, d.sig(c.Sig))
+}
+
+// flags is Flags for a call with a signature, whose Dumper entry is ds.
+func (d *Dumper) flags(c *Call, ds *dumpSig) NameFlags {
+	f := ds.flags
+	if ds.getError && c.Ret.Kind != KindNone && dumpToInt(&c.Ret) == 0 {
 		f |= NameVerbose
 	}
 	return f
@@ -215,11 +269,16 @@ func (d *Dumper) render(dst []byte, c *Call) []byte {
 	if d.err != nil || c == nil {
 		return dst
 	}
-	f := d.Flags(c)
+	var ds *dumpSig
+	var f NameFlags
+	if c.Sig != nil {
+		ds = d.sig(c.Sig)
+		f = d.flags(c, ds)
+	}
 	if !d.want(c, f) {
 		return dst
 	}
-	dst = d.appendCall(dst, c, f)
+	dst = d.appendCall(dst, c, f, ds)
 	if d.opts.NoMultiline {
 		dst = append(dst, '\n')
 	}
@@ -234,7 +293,13 @@ func (d *Dumper) AppendCall(dst []byte, c *Call) []byte {
 	if c == nil {
 		return dst
 	}
-	return d.appendCall(dst, c, d.Flags(c))
+	var ds *dumpSig
+	var f NameFlags
+	if c.Sig != nil {
+		ds = d.sig(c.Sig)
+		f = d.flags(c, ds)
+	}
+	return d.appendCall(dst, c, f, ds)
 }
 
 func (d *Dumper) maybeFlush() {
@@ -260,9 +325,11 @@ func (d *Dumper) Flush() error {
 	return d.err
 }
 
-func (d *Dumper) appendCall(dst []byte, c *Call, f NameFlags) []byte {
+// appendCall appends the text of c, whose flags are f and whose
+// signature's entry is ds (nil when c has no signature).
+func (d *Dumper) appendCall(dst []byte, c *Call, f NameFlags, ds *dumpSig) []byte {
 	if !d.opts.NoCallNos {
-		dst = strconv.AppendUint(dst, uint64(uint32(c.No)), 10)
+		dst = d.appendCallNo(dst, uint32(c.No))
 		dst = append(dst, ' ')
 	}
 	if d.opts.ThreadIDs {
@@ -277,7 +344,12 @@ func (d *Dumper) appendCall(dst []byte, c *Call, f NameFlags) []byte {
 			dst = append(dst, d.bold...)
 		}
 	}
-	dst = append(dst, cstr(c.Name())...)
+	plain := ds != nil && ds.plain
+	if plain {
+		dst = append(dst, c.Sig.Name...)
+	} else {
+		dst = append(dst, cstr(c.Name())...)
+	}
 	dst = append(dst, d.normal...)
 	dst = append(dst, '(')
 	d.blobCall, d.blobNo = uint32(c.No), 0
@@ -286,7 +358,9 @@ func (d *Dumper) appendCall(dst []byte, c *Call, f NameFlags) []byte {
 			dst = append(dst, ", "...)
 		}
 		if !d.opts.NoArgNames {
-			if c.Sig != nil && i < len(c.Sig.ArgNames) {
+			if plain && i < len(c.Sig.ArgNames) {
+				dst = append(dst, c.Sig.ArgNames[i]...)
+			} else if c.Sig != nil && i < len(c.Sig.ArgNames) {
 				dst = append(dst, cstr(c.Sig.ArgNames[i])...)
 			} else {
 				dst = append(dst, "arg"...)
@@ -340,6 +414,29 @@ func (d *Dumper) appendCall(dst []byte, c *Call, f NameFlags) []byte {
 		dst = append(dst, '\n')
 	}
 	return dst
+}
+
+// appendCallNo appends n in decimal. Calls mostly come numbered one after
+// the other, so the digits of the last number are kept and counted up.
+func (d *Dumper) appendCallNo(dst []byte, n uint32) []byte {
+	t := d.noText[:d.noLen]
+	if d.noLen > 0 && n != 0 && n-1 == d.no {
+		i := len(t) - 1
+		for i >= 0 && t[i] == '9' {
+			t[i] = '0'
+			i--
+		}
+		if i >= 0 {
+			t[i]++
+		} else {
+			t = append(t, '0')
+			t[0] = '1'
+		}
+	} else {
+		t = strconv.AppendUint(d.noText[:0], uint64(n), 10)
+	}
+	d.no, d.noLen = n, len(t)
+	return append(dst, t...)
 }
 
 func (d *Dumper) appendString(dst, s []byte) []byte {

@@ -21,7 +21,93 @@ func appendDumpFloat(dst []byte, f float32) []byte {
 	if i := int32(f); float32(i) == f && i > -10_000_000 && i < 10_000_000 && (i != 0 || !math.Signbit(float64(f))) {
 		return strconv.AppendInt(dst, int64(i), 10)
 	}
+	if out, ok := appendDumpFloatFixed(dst, f); ok {
+		return out
+	}
 	return appendDumpG(dst, float64(f), 7)
+}
+
+// pow10 holds the powers of ten that fit a uint64.
+var pow10 = [...]uint64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12,
+	1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19}
+
+// appendDumpFloatFixed appends %.7g of f in exact integer arithmetic when
+// %g picks the fixed notation (a decimal exponent from -4 to 6) and f has
+// a fraction; ok is false, with nothing appended, for the other numbers.
+//
+// f is m/2^s with m below 2^24. Its seven significant digits are the
+// integer nearest m*10^k/2^s, ties to even as C's printf and strconv
+// round, for the k that puts that quotient in [10^6, 10^7); the decimal
+// exponent is 6-k (one more when rounding carries to 10^7).
+func appendDumpFloatFixed(dst []byte, f float32) ([]byte, bool) {
+	b := math.Float32bits(f)
+	e := int(b>>23) & 0xff
+	if e == 0 || e == 0xff {
+		return dst, false // zero, subnormal, infinite or NaN
+	}
+	m := uint64(b&(1<<23-1) | 1<<23)
+	s := 150 - e // f = m / 2^s
+	// f < 2^-17 has an exponent below -4; f >= 2^23 has no fraction.
+	if s < 1 || s > 40 {
+		return dst, false
+	}
+	// The decimal exponent is that of 2^(e-127), or one more.
+	p := ((e - 127) * 78913) >> 18 // floor((e-127) * log10(2))
+	k := 6 - p
+	if k < 0 || k >= len(pow10) {
+		return dst, false
+	}
+	hi := uint64(10_000_000) << s // 10^7 * 2^s fits: s <= 40
+	n := m * pow10[k]             // fits: k <= 12 here, m < 2^24
+	if n >= hi {
+		if k == 0 {
+			return dst, false
+		}
+		k--
+		n = m * pow10[k]
+	}
+	x := 6 - k
+	if x < -4 || x > 6 {
+		return dst, false
+	}
+	digits := n >> s
+	rem := n & (1<<s - 1)
+	half := uint64(1) << (s - 1)
+	if rem > half || rem == half && digits&1 == 1 {
+		digits++
+	}
+	if digits == 10_000_000 {
+		digits /= 10
+		x++
+		if x > 6 {
+			return dst, false
+		}
+	}
+	var t [7]byte
+	for i := 6; i >= 0; i-- {
+		t[i] = byte('0' + digits%10)
+		digits /= 10
+	}
+	if b>>31 != 0 {
+		dst = append(dst, '-')
+	}
+	frac := t[:]
+	if x >= 0 {
+		dst = append(dst, t[:x+1]...)
+		frac = t[x+1:]
+	}
+	for len(frac) > 0 && frac[len(frac)-1] == '0' {
+		frac = frac[:len(frac)-1]
+	}
+	if len(frac) == 0 {
+		return dst, true
+	}
+	if x >= 0 {
+		dst = append(dst, '.')
+	} else {
+		dst = append(dst, "0.0000"[:1-x]...)
+	}
+	return append(dst, frac...), true
 }
 
 // appendDumpDouble appends d as C's %.16g.

@@ -51,6 +51,50 @@ func TestAppendDumpFloatFastPath(t *testing.T) {
 	}
 }
 
+// TestAppendDumpFloatFixed checks the integer %.7g of fractional floats
+// against strconv's on a sample of every binary exponent it takes (and
+// those around), ties included.
+func TestAppendDumpFloatFixed(t *testing.T) {
+	fixed := 0
+	check := func(f float32) {
+		t.Helper()
+		want := string(appendDumpG(nil, float64(f), 7))
+		got, ok := appendDumpFloatFixed(nil, f)
+		if ok {
+			fixed++
+		}
+		if ok && string(got) != want {
+			t.Fatalf("%v (%#x): %q, want %q", f, math.Float32bits(f), got, want)
+		}
+		if !ok && len(got) > 0 {
+			t.Fatalf("%v: %q appended without ok", f, got)
+		}
+	}
+	for e := uint32(100); e < 160; e++ {
+		for m := uint32(0); m < 1<<23; m += 4093 {
+			b := e<<23 | m
+			check(math.Float32frombits(b))
+			check(math.Float32frombits(b | 1<<31))
+			check(math.Float32frombits(b + 1))
+			check(math.Float32frombits(b + 4092))
+		}
+	}
+	for _, f := range []float32{
+		// ties at the seventh digit, to even both ways
+		1234567.5, 1234568.5, -1234567.5, 0.5, 0.25, 0.125, 1.5, 2.5, 9999999.5, 999999.94, 999999.96,
+		// carries into one more digit, and the edges of the fixed notation
+		9.9999999, 0.99999997, 0.0001, 0.00009999999, 0.000099999997, 1e-4, 9.999999e-5, 1e6 + 0.5, 8388607.5,
+		3.1, -3.1, 4.2, -16.98643, 4.028213, 1.0 / 3,
+	} {
+		check(f)
+	}
+	// Exponents 114 to 149 of the 60 take the integer path (from 2^-13,
+	// whose decimal exponent is -4, to 2^23, the first with no fraction).
+	if min := 36 * 2049 * 4; fixed < min {
+		t.Errorf("%d floats took the integer path, want at least %d", fixed, min)
+	}
+}
+
 func TestAppendDumpQuoted(t *testing.T) {
 	for _, tc := range []struct {
 		in   string

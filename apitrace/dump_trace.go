@@ -31,7 +31,9 @@ func (d *Dumper) Trace(r io.Reader) error {
 // until the reader says which.
 func (d *Dumper) dumpCalls(src *CallReader) error {
 	// Signatures belong to their reader: forget the last trace's.
-	clear(d.sigFlags)
+	clear(d.sigs)
+	d.sigs = d.sigs[:0]
+	clear(d.bigSigs)
 	clear(d.enumIndex)
 	h := src.Header()
 	d.Header(&h)

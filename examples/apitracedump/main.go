@@ -65,7 +65,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if !explicitColor(args) {
 		opts.Color = isTerminal(stdout)
 	}
-	w := bufio.NewWriterSize(stdout, 256<<10)
+	// The Dumper gathers its text in pieces of about 60 KiB: a smaller
+	// buffer passes them straight through, copying only a trace's last
+	// piece, and keeps the flushes before each message on stderr.
+	w := bufio.NewWriterSize(stdout, 32<<10)
 	defer w.Flush()
 	d := apitrace.NewDumper(w, opts)
 	for _, name := range files {
