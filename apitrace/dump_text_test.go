@@ -2,6 +2,7 @@ package apitrace
 
 import (
 	"math"
+	"strconv"
 	"testing"
 )
 
@@ -174,5 +175,24 @@ func TestAppendDumpGUID(t *testing.T) {
 	got := string(appendDumpGUID(nil, [16]byte{0x01, 0x23, 0x45, 0x67, 0x89, 0xAB, 0xCD, 0xEF, 0x01, 0x23, 0x45, 0x67, 0x89, 0xAB, 0xCD, 0xEF}))
 	if want := "uuid(01234567-89ab-cdef-0123-456789abcdef)"; got != want {
 		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// TestAppendCallNo checks the call numbers counted up in place against
+// strconv, across carries, jumps back and forth, and the wrap of uint32.
+func TestAppendCallNo(t *testing.T) {
+	var d Dumper
+	check := func(n uint32) {
+		t.Helper()
+		if got, want := string(d.appendCallNo(nil, n)), strconv.FormatUint(uint64(n), 10); got != want {
+			t.Fatalf("%d: got %q", n, got)
+		}
+	}
+	for n := uint32(0); n < 100_100; n++ {
+		check(n)
+	}
+	for _, n := range []uint32{7, 8, 999_999_998, 999_999_999, 1_000_000_000, 1_000_000_001, 5, 99, 100, 101,
+		math.MaxUint32 - 1, math.MaxUint32, 0, 1, 0, 0, 9, 10} {
+		check(n)
 	}
 }
