@@ -1,11 +1,16 @@
 package snappy
 
 // decodeFast decodes the elements of src[s:] into dst[d:] for as long as
-// each one takes a fast path, and returns where it stopped: at the end of
-// src or before the first element it leaves to decode's careful path (a
-// literal of more than 60 bytes, a copy-4, a copy from fewer than 8 or 16
-// bytes back, an invalid element, or any element near the end of dst or
-// src).
+// each one takes a fast path, and returns where it stopped: before the
+// first element it leaves to decode's careful path (a literal of more than
+// 60 bytes, a copy-4, a copy from fewer than 8 or 16 bytes back, an invalid
+// element, or any element within 65 bytes of the end of src or 64 of the
+// end of dst).
+//
+// The loop checks once per element that it is that far from both ends,
+// where every fast path fits: the compiler then proves most slices in
+// bounds, and the paths need no checks of their own. The checks for 0 <=
+// s and 0 <= d, always true, are what lets it prove them.
 //
 // It makes no calls, so that the loop's variables stay in registers: with
 // a call to memmove in the loop, the compiler spills them on every
@@ -20,18 +25,18 @@ func decodeFast(dst, src []byte, d, s int) (int, int) {
 	// spare capacity of dst whatever its conditions say.
 	dst = dst[:len(dst):len(dst)]
 	src = src[:len(src):len(src)]
-	for s < len(src) {
+	for 0 <= s && s < len(src)-65 && 0 <= d && d < len(dst)-64 {
 		tag := src[s]
 		switch tag & 3 {
 		case tagLiteral:
 			x := int(tag >> 2)
-			if x < 16 && s+17 <= len(src) && d+16 <= len(dst) {
+			if x < 16 {
 				*(*[16]byte)(dst[d : d+16 : d+16]) = *(*[16]byte)(src[s+1 : s+17 : s+17])
 				d += x + 1
 				s += x + 2
 				continue
 			}
-			if x < 60 && s+65 <= len(src) && d+64 <= len(dst) {
+			if x < 60 {
 				// Four 16-byte moves: a 64-byte array assignment would
 				// be a call to memmove.
 				in, out := (*[64]byte)(src[s+1:s+65:s+65]), (*[64]byte)(dst[d:d+64:d+64])
@@ -45,9 +50,6 @@ func decodeFast(dst, src []byte, d, s int) (int, int) {
 			}
 			return d, s
 		case tagCopy1:
-			if s+2 > len(src) || d+16 > len(dst) {
-				return d, s
-			}
 			length := 4 + int(tag>>2)&7
 			offset := int(tag&0xe0)<<3 | int(src[s+1])
 			if offset < 8 || offset > d {
@@ -66,9 +68,6 @@ func decodeFast(dst, src []byte, d, s int) (int, int) {
 			d += length
 			s += 2
 		case tagCopy2:
-			if s+3 > len(src) || d+64 > len(dst) {
-				return d, s
-			}
 			length := 1 + int(tag>>2)
 			offset := int(src[s+1]) | int(src[s+2])<<8
 			if offset < 16 || offset > d {
