@@ -35,6 +35,8 @@ type CallReader struct {
 	// The fast path's call, read in place, and its argument storage.
 	call Call
 	args []Value
+	// noFast makes every call go the general way (tests compare both).
+	noFast bool
 }
 
 // slot is one pending call and the storage its values live in.
@@ -97,7 +99,7 @@ func (c *CallReader) read() (*Call, error) {
 	}
 	maxPending := orDefault(c.MaxPending, DefaultMaxPending)
 	for c.err == nil {
-		if len(c.pending) == 0 && c.r.err == nil {
+		if len(c.pending) == 0 && c.r.err == nil && !c.noFast {
 			ok, short := c.fast()
 			if ok {
 				return &c.call, nil

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/tracefmt/tracefmt/internal/testutil"
 )
 
 // seedStreams returns the decompressed streams of the small committed
@@ -55,15 +57,82 @@ func readCalls(t *testing.T, data []byte) {
 		checkEnd(t, err)
 		return
 	}
+	var fast strings.Builder
 	for {
-		_, err := cr.Read()
+		c, err := cr.Read()
 		if err != nil {
 			checkEnd(t, err)
 			if _, again := cr.Read(); again != err {
 				t.Fatalf("error not sticky: %v then %v", err, again)
 			}
-			return
+			fmt.Fprintf(&fast, "%v\n", err)
+			break
 		}
+		renderCall(&fast, c)
+	}
+	if slow := renderCalls(data, true); slow != fast.String() {
+		t.Fatalf("calls read the fast way:\n%s\nthe general way:\n%s", fast.String(), slow)
+	}
+}
+
+// renderCalls reads every call of a trace and spells them out, then the
+// error that ended the trace; general makes every call go the general
+// way, not the fast path's.
+func renderCalls(data []byte, general bool) string {
+	var sb strings.Builder
+	cr := CallReader{noFast: general}
+	cr.Reader().MaxDataLen = 1 << 20
+	if err := cr.Reset(bytes.NewReader(data)); err != nil {
+		return err.Error()
+	}
+	for {
+		c, err := cr.Read()
+		if err != nil {
+			fmt.Fprintf(&sb, "%v\n", err)
+			return sb.String()
+		}
+		renderCall(&sb, c)
+	}
+}
+
+func renderCall(sb *strings.Builder, c *Call) {
+	fmt.Fprintf(sb, "%d %d %d %v", c.No, c.Thread, c.Flags, c.Incomplete)
+	if c.Sig != nil {
+		fmt.Fprintf(sb, " %d %q %q", c.Sig.ID, c.Sig.Name, c.Sig.ArgNames)
+	}
+	fmt.Fprintf(sb, " bt%v", c.Backtrace != nil)
+	for _, fr := range c.Backtrace {
+		fmt.Fprintf(sb, " %d %d %q %q %q %d %d", fr.ID, fr.Has, fr.Module, fr.Function, fr.File, fr.Line, fr.Offset)
+	}
+	for i := range c.Args {
+		fmt.Fprintf(sb, " %d=", i)
+		renderValue(sb, &c.Args[i])
+	}
+	sb.WriteString(" ret=")
+	renderValue(sb, &c.Ret)
+	sb.WriteByte('\n')
+}
+
+// renderValue spells out a value, its signatures by id (their content
+// is checked elsewhere).
+func renderValue(sb *strings.Builder, v *Value) {
+	fmt.Fprintf(sb, "%v:%x:%q", v.Kind, v.Bits, v.Data)
+	if v.Enum != nil {
+		fmt.Fprintf(sb, "enum%d", v.Enum.ID)
+	}
+	if v.Bitmask != nil {
+		fmt.Fprintf(sb, "bitmask%d", v.Bitmask.ID)
+	}
+	if v.Struct != nil {
+		fmt.Fprintf(sb, "struct%d", v.Struct.ID)
+	}
+	if len(v.Elems) > 0 {
+		sb.WriteByte('{')
+		for i := range v.Elems {
+			renderValue(sb, &v.Elems[i])
+			sb.WriteByte(',')
+		}
+		sb.WriteByte('}')
 	}
 }
 
@@ -305,4 +374,34 @@ func callLines(d *Dumper, data []byte) ([]string, error) {
 		}
 	}
 	return out, nil
+}
+
+// TestCallFastPath reads the real traces' calls the fast way and the
+// general way and finds them the same.
+func TestCallFastPath(t *testing.T) {
+	files, _ := filepath.Glob("testdata/*.trace")
+	more, _ := filepath.Glob("testdata/*/*.trace")
+	files = append(files, more...)
+	check := func(t *testing.T, name string) {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fast, general := renderCalls(data, false), renderCalls(data, true)
+		if fast != general {
+			t.Errorf("%s: calls differ read the fast and the general way", name)
+		}
+		if strings.Count(fast, "\n") < 2 {
+			t.Errorf("%s: no calls read", name)
+		}
+	}
+	for _, name := range files {
+		check(t, name)
+	}
+	t.Run("glxgears-20s", func(t *testing.T) {
+		if testing.Short() {
+			t.Skip("778,015 calls")
+		}
+		check(t, testutil.SharedFixture(t, "apitrace/glxgears-20s.trace"))
+	})
 }
