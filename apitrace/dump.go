@@ -74,7 +74,8 @@ type Dumper struct {
 	err  error
 
 	// What the Dumper knows of each signature it has printed: by id for
-	// the small ids tracers use, in a map beyond.
+	// the small ids tracers use, in a map beyond (and for a second
+	// signature of one id).
 	sigs      []dumpSig
 	bigSigs   map[*FunctionSig]*dumpSig
 	enumIndex map[*EnumSig]map[int64]int
@@ -145,15 +146,19 @@ func (d *Dumper) Header(h *Header) {
 	d.maybeFlush()
 }
 
-// dumpSig is what the Dumper keeps of a function signature.
+// dumpSig is what the Dumper keeps of a function signature: its flags
+// and the fixed text of its calls, made once.
 type dumpSig struct {
 	sig   *FunctionSig
 	flags NameFlags // of the name up to its first NUL, as apitrace sees it
-	// plain says that neither the name nor an argument name holds a
-	// NUL byte: they print as they are, with no cut.
-	plain bool
 	// getError is set for glGetError(), verbose when it returns 0.
 	getError bool
+	// head is the text before the arguments: the name's colour, the
+	// name up to its first NUL, "("; args[i] the text before argument
+	// i: ", " but for the first, then its name and " = " (without
+	// NoArgNames).
+	head string
+	args []string
 }
 
 // maxDumpSigID bounds the signature ids kept by id; larger ones go to a map.
@@ -165,13 +170,15 @@ func (d *Dumper) sig(s *FunctionSig) *dumpSig {
 		if s.ID < uint64(len(d.sigs)) && d.sigs[s.ID].sig == s {
 			return &d.sigs[s.ID]
 		}
-		// Two signatures with one id (hand-built ones may) take turns.
 		for uint64(len(d.sigs)) <= s.ID {
 			d.sigs = append(d.sigs, dumpSig{})
 		}
-		p := &d.sigs[s.ID]
-		p.learn(s)
-		return p
+		if p := &d.sigs[s.ID]; p.sig == nil {
+			d.learn(p, s)
+			return p
+		}
+		// Another signature has this id (hand-built ones may): the
+		// map keeps this one.
 	}
 	p := d.bigSigs[s]
 	if p == nil {
@@ -179,19 +186,49 @@ func (d *Dumper) sig(s *FunctionSig) *dumpSig {
 			d.bigSigs = make(map[*FunctionSig]*dumpSig)
 		}
 		p = new(dumpSig)
-		p.learn(s)
+		d.learn(p, s)
 		d.bigSigs[s] = p
 	}
 	return p
 }
 
-func (ds *dumpSig) learn(s *FunctionSig) {
+// learn fills ds in for s.
+func (d *Dumper) learn(ds *dumpSig, s *FunctionSig) {
 	name := cstr(s.Name)
-	*ds = dumpSig{sig: s, flags: LookupNameFlags(name), plain: len(name) == len(s.Name),
-		getError: name == "glGetError" && len(s.ArgNames) == 0}
-	for _, a := range s.ArgNames {
-		ds.plain = ds.plain && len(cstr(a)) == len(a)
+	*ds = dumpSig{sig: s, flags: LookupNameFlags(name), getError: name == "glGetError" && len(s.ArgNames) == 0}
+	ds.head = d.head(name, ds.flags)
+	ds.args = make([]string, len(s.ArgNames))
+	for i, a := range s.ArgNames {
+		ds.args[i] = string(d.appendArgName(nil, i, cstr(a)))
 	}
+}
+
+// head returns the text of a call before its arguments.
+func (d *Dumper) head(name string, f NameFlags) string {
+	var b []byte
+	if d.opts.Color {
+		if f&NameNoSideEffects != 0 {
+			b = append(b, d.normal...)
+		} else {
+			b = append(b, d.bold...)
+		}
+	}
+	b = append(b, name...)
+	b = append(b, d.normal...)
+	return string(append(b, '('))
+}
+
+// appendArgName appends the text before argument i, named name.
+func (d *Dumper) appendArgName(dst []byte, i int, name string) []byte {
+	if i > 0 {
+		dst = append(dst, ", "...)
+	}
+	if d.opts.NoArgNames {
+		return dst
+	}
+	dst = append(dst, name...)
+	dst = append(dst, d.normal...)
+	return append(dst, " = "...)
 }
 
 // Flags returns the flags apitrace gives the call c: those of its name
@@ -337,37 +374,21 @@ func (d *Dumper) appendCall(dst []byte, c *Call, f NameFlags, ds *dumpSig) []byt
 		dst = strconv.AppendUint(dst, uint64(uint32(c.Thread)), 16)
 		dst = append(dst, ' ')
 	}
-	if d.opts.Color {
-		if f&NameNoSideEffects != 0 {
-			dst = append(dst, d.normal...)
-		} else {
-			dst = append(dst, d.bold...)
-		}
-	}
-	plain := ds != nil && ds.plain
-	if plain {
-		dst = append(dst, c.Sig.Name...)
+	var args []string
+	if ds != nil {
+		dst = append(dst, ds.head...)
+		args = ds.args
 	} else {
-		dst = append(dst, cstr(c.Name())...)
+		dst = append(dst, d.head("", f)...)
 	}
-	dst = append(dst, d.normal...)
-	dst = append(dst, '(')
 	d.blobCall, d.blobNo = uint32(c.No), 0
 	for i := range c.Args {
-		if i > 0 {
-			dst = append(dst, ", "...)
-		}
-		if !d.opts.NoArgNames {
-			if plain && i < len(c.Sig.ArgNames) {
-				dst = append(dst, c.Sig.ArgNames[i]...)
-			} else if c.Sig != nil && i < len(c.Sig.ArgNames) {
-				dst = append(dst, cstr(c.Sig.ArgNames[i])...)
-			} else {
-				dst = append(dst, "arg"...)
-				dst = strconv.AppendInt(dst, int64(i), 10)
-			}
-			dst = append(dst, d.normal...)
-			dst = append(dst, " = "...)
+		if i < len(args) {
+			dst = append(dst, args[i]...)
+		} else {
+			// An index beyond the signature's names.
+			var num [24]byte
+			dst = d.appendArgName(dst, i, string(strconv.AppendInt(append(num[:0], "arg"...), int64(i), 10)))
 		}
 		if c.Args[i].Kind == KindNone {
 			dst = append(dst, '?')
@@ -452,6 +473,19 @@ func (d *Dumper) appendLiteral(dst []byte, s string) []byte {
 }
 
 func (d *Dumper) appendValue(dst []byte, v *Value) []byte {
+	if !d.opts.Color {
+		// The usual kinds, with no colour escapes around them.
+		switch v.Kind {
+		case KindFloat:
+			return appendDumpFloat(dst, v.Float32())
+		case KindUInt:
+			return strconv.AppendUint(dst, v.Uint(), 10)
+		case KindSInt:
+			return strconv.AppendInt(dst, v.Int(), 10)
+		case KindPointer:
+			return appendDumpHex(dst, v.Uint())
+		}
+	}
 	switch v.Kind {
 	case KindNone:
 		return dst
