@@ -265,7 +265,13 @@ func (r *TextReader) readPlain() bool {
 			return false
 		}
 		var v uint64
-		if k < 8 {
+		if k <= 2 {
+			// Three values in four: one or two digits.
+			v = x & 0xff
+			if k == 2 {
+				v = v*10 + x>>8&0xff
+			}
+		} else if k < 8 {
 			v = decimal8(x << (64 - 8*k))
 		} else {
 			v = decimal8(x)
