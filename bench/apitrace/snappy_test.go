@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"sort"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -77,6 +79,52 @@ func TestAgree(t *testing.T) {
 			if err != nil || !bytes.Equal(back, want) {
 				t.Fatalf("%s block %d: we cannot read golang/snappy's encoding (%v)", name, i, err)
 			}
+		}
+	}
+}
+
+// TestEncodedSize checks that our encoder's output is no larger than
+// golang/snappy's on the real trace blocks and on the zstd benchmarks'
+// corpus (cut in blocks of 1 MiB, the chunk size of apitrace's writer),
+// and logs both sizes over the input's.
+func TestEncodedSize(t *testing.T) {
+	inputs := map[string][][]byte{}
+	for name, blks := range blocks(t) {
+		for _, b := range blks {
+			raw, err := golang.Decode(nil, b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			inputs[name] = append(inputs[name], raw)
+		}
+	}
+	for name, raw := range rawStreams(t) {
+		if !strings.HasPrefix(name, "corpus-") {
+			continue // the traces' own blocks are above
+		}
+		for len(raw) > 0 {
+			n := min(len(raw), 1<<20)
+			inputs[name] = append(inputs[name], raw[:n])
+			raw = raw[n:]
+		}
+	}
+	names := make([]string, 0, len(inputs))
+	for name := range inputs {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	var enc ours.Encoder
+	for _, name := range names {
+		var n, nOurs, nGolang int
+		for _, raw := range inputs[name] {
+			n += len(raw)
+			nOurs += len(enc.Encode(nil, raw))
+			nGolang += len(golang.Encode(nil, raw))
+		}
+		t.Logf("%-16s golang/snappy %.4f  ours %.4f  (%+.2f%%)", name,
+			float64(nGolang)/float64(n), float64(nOurs)/float64(n), 100*(float64(nOurs)/float64(nGolang)-1))
+		if nOurs > nGolang {
+			t.Errorf("%s: our output (%d bytes) is larger than golang/snappy's (%d)", name, nOurs, nGolang)
 		}
 	}
 }
