@@ -30,33 +30,29 @@ func TestDumperAllocs(t *testing.T) {
 	}
 }
 
+// benchmarkDumpFile dumps a trace file with Trace, as apitracedump does.
 func benchmarkDumpFile(b *testing.B, path string, opts DumpOptions) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		b.Skip(err)
 	}
-	var calls int
+	calls := 0
+	cr, err := NewCallReader(bytes.NewReader(data))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, err := range cr.All() {
+		if err != nil {
+			b.Fatal(err)
+		}
+		calls++
+	}
 	d := NewDumper(io.Discard, opts)
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		cr, err := NewCallReader(bytes.NewReader(data))
-		if err != nil {
-			b.Fatal(err)
-		}
-		h := cr.Header()
-		d.Header(&h)
-		calls = 0
-		for {
-			c, err := cr.Read()
-			if err != nil {
-				break
-			}
-			d.Call(c)
-			calls++
-		}
-		if err := d.Flush(); err != nil {
+		if err := d.Trace(bytes.NewReader(data)); err != nil {
 			b.Fatal(err)
 		}
 	}
