@@ -102,15 +102,15 @@ func (z *Reader) decodeSeqs() (int, error) {
 		// match length, offset.
 		// The next state base is in bits 16-31: the bits above it
 		// are masked off with the table index.
-		nb := uint8(lle)
-		n += uint(nb)
-		llS := uint64(lle>>16) + bits.RotateLeft64(c, int(n))&bitMask[nb]
-		nb = uint8(mle)
-		n += uint(nb)
-		mlS := uint64(mle>>16) + bits.RotateLeft64(c, int(n))&bitMask[nb]
-		nb = uint8(ofe)
-		n += uint(nb)
-		ofS := uint64(ofe>>16) + bits.RotateLeft64(c, int(n))&bitMask[nb]
+		nb := uint(uint8(lle))
+		n += nb
+		llS := uint64(lle>>16) + bits.RotateLeft64(c, int(n))&bitMask[nb&255]
+		nb = uint(uint8(mle))
+		n += nb
+		mlS := uint64(mle>>16) + bits.RotateLeft64(c, int(n))&bitMask[nb&255]
+		nb = uint(uint8(ofe))
+		n += nb
+		ofS := uint64(ofe>>16) + bits.RotateLeft64(c, int(n))&bitMask[nb&255]
 
 		if pos >= 8 {
 			pos -= int(n >> 3)
@@ -120,26 +120,26 @@ func (z *Reader) decodeSeqs() (int, error) {
 			pos, n, c = reloadBits(d.in, pos, n, c)
 		}
 		lle, mle, ofe = tabs[kindLL].entries[llS&511], tabs[kindML].entries[mlS&511], tabs[kindOF].entries[ofS&511]
-		ob, mb, lb := uint8(ofe>>8), uint8(mle>>8), uint8(lle>>8)
+		ob, mb, lb := uint(uint8(ofe>>8)), uint(uint8(mle>>8)), uint(uint8(lle>>8))
 		var ov uint64
 		var ml, ll uint32
 		if ob+mb+lb <= 30 {
 			// The extra bits and the next state updates (at most 26
 			// bits) fit in the container.
-			n += uint(ob)
-			ov = uint64(uint32(ofe>>32)) + bits.RotateLeft64(c, int(n))&bitMask[ob]
-			n += uint(mb)
-			ml = uint32(mle>>32) + uint32(bits.RotateLeft64(c, int(n))&bitMask[mb])
-			n += uint(lb)
-			ll = uint32(lle>>32) + uint32(bits.RotateLeft64(c, int(n))&bitMask[lb])
+			n += ob
+			ov = uint64(uint32(ofe>>32)) + bits.RotateLeft64(c, int(n))&bitMask[ob&255]
+			n += mb
+			ml = uint32(mle>>32) + uint32(bits.RotateLeft64(c, int(n))&bitMask[mb&255])
+			n += lb
+			ll = uint32(lle>>32) + uint32(bits.RotateLeft64(c, int(n))&bitMask[lb&255])
 		} else {
-			n += uint(ob)
-			ov = uint64(uint32(ofe>>32)) + bits.RotateLeft64(c, int(n))&bitMask[ob]
-			n += uint(mb)
-			ml = uint32(mle>>32) + uint32(bits.RotateLeft64(c, int(n))&bitMask[mb])
+			n += ob
+			ov = uint64(uint32(ofe>>32)) + bits.RotateLeft64(c, int(n))&bitMask[ob&255]
+			n += mb
+			ml = uint32(mle>>32) + uint32(bits.RotateLeft64(c, int(n))&bitMask[mb&255])
 			pos, n, c = reloadBits(d.in, pos, n, c)
-			n += uint(lb)
-			ll = uint32(lle>>32) + uint32(bits.RotateLeft64(c, int(n))&bitMask[lb])
+			n += lb
+			ll = uint32(lle>>32) + uint32(bits.RotateLeft64(c, int(n))&bitMask[lb&255])
 		}
 		batch[j] = seqVal{ll: ll, ml: ml, off: uint32(ov)}
 	}
