@@ -179,3 +179,15 @@ func (l Layout) Unpack(w uint64, dst []uint64) int {
 	}
 	return n
 }
+
+// FieldAt returns the field of width bits whose lowest bit is bit shift
+// of a word, for a field fixed in the source. Called with constants, it
+// and Get and Set on its result compile to shifts and masks by constants,
+// with nothing loaded. It panics when the field does not fit in 64 bits,
+// which is a programming error.
+func FieldAt(shift, width int) Field {
+	if shift < 0 || width <= 0 || shift+width > 64 {
+		panic(ErrLayout)
+	}
+	return Field{shift: uint(shift), mask: 1<<uint(width) - 1}
+}

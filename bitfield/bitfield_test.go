@@ -203,3 +203,26 @@ func TestZeroValues(t *testing.T) {
 	var o Order
 	testutil.CheckZeroValue(t, &o)
 }
+
+// FieldAt makes the fields a layout makes, and refuses what does not fit.
+func TestFieldAt(t *testing.T) {
+	l := Must(64, LSBFirst, 1, 3, 28, 32)
+	for i, sw := range [][2]int{{0, 1}, {1, 3}, {4, 28}, {32, 32}} {
+		if got, want := FieldAt(sw[0], sw[1]), l.Field(i); got != want {
+			t.Errorf("FieldAt(%d, %d) = %+v, want %+v", sw[0], sw[1], got, want)
+		}
+	}
+	if got, want := FieldAt(0, 64), Must(64, LSBFirst, 64).Field(0); got != want {
+		t.Errorf("full word: %+v, want %+v", got, want)
+	}
+	for _, sw := range [][2]int{{-1, 1}, {0, 0}, {60, 5}, {0, 65}} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("FieldAt(%d, %d) did not panic", sw[0], sw[1])
+				}
+			}()
+			FieldAt(sw[0], sw[1])
+		}()
+	}
+}

@@ -21,21 +21,30 @@ func benchInputs(b *testing.B) map[string][]byte {
 	return in
 }
 
+// BenchmarkReader reads every record from a stream with All, the loop the
+// package's examples show.
 func BenchmarkReader(b *testing.B) {
 	var br bytes.Reader
 	benchRead(b, func(rd *Reader, data []byte) error {
 		br.Reset(data)
 		return rd.Reset(&br)
-	})
+	}, countAll)
 }
 
-// BenchmarkBytesReader reads in place from memory (NewBytesReader).
+// BenchmarkBytesReader reads every record in place from memory
+// (NewBytesReader) with All.
 func BenchmarkBytesReader(b *testing.B) {
-	benchRead(b, (*Reader).ResetBytes)
+	benchRead(b, (*Reader).ResetBytes, countAll)
+}
+
+// BenchmarkReadCalls reads every record in place with a call to Read per
+// record (All inlines into the loop that ranges over it; Read is a call).
+func BenchmarkReadCalls(b *testing.B) {
+	benchRead(b, (*Reader).ResetBytes, countRecords)
 }
 
 // benchRead reads every input whole with a Reader that reset prepares.
-func benchRead(b *testing.B, reset func(*Reader, []byte) error) {
+func benchRead(b *testing.B, reset func(*Reader, []byte) error, count func(*Reader) int) {
 	for name, data := range benchInputs(b) {
 		b.Run(name, func(b *testing.B) {
 			b.SetBytes(int64(len(data)))
@@ -46,14 +55,14 @@ func benchRead(b *testing.B, reset func(*Reader, []byte) error) {
 				if err := reset(rd, data); err != nil {
 					b.Fatal(err)
 				}
-				n = countRecords(rd)
+				n = count(rd)
 			}
 			b.ReportMetric(float64(n), "records/op")
 		})
 	}
 }
 
-// countRecords reads to the end or the first error.
+// countRecords reads to the end or the first error with Read.
 func countRecords(rd *Reader) int {
 	n := 0
 	for {
@@ -62,6 +71,18 @@ func countRecords(rd *Reader) int {
 		}
 		n++
 	}
+}
+
+// countAll reads to the end or the first error with All.
+func countAll(rd *Reader) int {
+	n := 0
+	for _, err := range rd.All() {
+		if err != nil {
+			break
+		}
+		n++
+	}
+	return n
 }
 
 func BenchmarkDump(b *testing.B) {

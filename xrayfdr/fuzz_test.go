@@ -3,9 +3,11 @@ package xrayfdr
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"testing"
 )
@@ -51,7 +53,72 @@ func FuzzReader(f *testing.F) {
 				t.Fatalf("offset %d outside %d bytes", fe.Offset, len(data))
 			}
 		}
+		checkReadsAgree(t, data)
 	})
+}
+
+// checkReadsAgree reads data with Read from a stream, with Read in place
+// and with All in place, scribbling on every record once read: all three
+// see the same records and the same error.
+func checkReadsAgree(t *testing.T, data []byte) {
+	for _, force := range []bool{false, true} {
+		newReader := func() *Reader { return &Reader{ForceFDR: force, MaxDataLen: 1 << 16, MaxSkip: 1 << 16} }
+		stream := newReader()
+		want, wantErr := collect(stream.Reset(bytes.NewReader(data)), stream.Read)
+		inPlace := newReader()
+		got, gotErr := collect(inPlace.ResetBytes(data), inPlace.Read)
+		compareReads(t, "in place", want, got, wantErr, gotErr)
+		all := newReader()
+		got, gotErr = nil, all.ResetBytes(data)
+		if gotErr == nil {
+			gotErr = io.EOF
+			for rec, err := range all.All() {
+				if err != nil {
+					gotErr = err
+					break
+				}
+				got = append(got, *rec.Clone())
+				scribble(rec)
+			}
+		}
+		compareReads(t, "All", want, got, wantErr, gotErr)
+	}
+}
+
+// collect reads records with read until an error, cloning each and then
+// scribbling on the one read returned.
+func collect(err error, read func() (*Record, error)) ([]Record, error) {
+	var recs []Record
+	for err == nil {
+		var rec *Record
+		if rec, err = read(); err == nil {
+			recs = append(recs, *rec.Clone())
+			scribble(rec)
+		}
+	}
+	return recs, err
+}
+
+// scribble changes every field of rec, as a caller may: the next record
+// read must not show it.
+func scribble(rec *Record) {
+	*rec = Record{Kind: 99, Action: 9, CPU: 1, FuncID: 1, Delta: 1, TSC: 1, TID: 1, PID: 1, Seconds: 1, Micros: 1,
+		EventType: 1, Arg: 1, Extents: 1, Data: []byte{1}, Raw: []byte{1}, Skipped: []byte{1}, Offset: -1}
+}
+
+func compareReads(t *testing.T, how string, want, got []Record, wantErr, gotErr error) {
+	t.Helper()
+	if fmt.Sprint(wantErr) != fmt.Sprint(gotErr) {
+		t.Fatalf("%s: error %v, read from a stream %v", how, gotErr, wantErr)
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%s: %d records, read from a stream %d", how, len(got), len(want))
+	}
+	for i := range want {
+		if !reflect.DeepEqual(got[i], want[i]) {
+			t.Fatalf("%s: record %d\n%+v\nread from a stream\n%+v", how, i, got[i], want[i])
+		}
+	}
 }
 
 // FuzzVerify runs everything that reads a whole log: the -verify text,

@@ -78,18 +78,22 @@ type Reader struct {
 	// (ErrOverflow).
 	Strict bool
 
-	rec    Record // what Read returns
-	r      io.Reader
-	buf    []byte
-	pos    int
-	end    int
-	off    int64 // file offset of buf[0]
-	eof    bool
-	rerr   error
-	err    error
-	h      Header
-	c      codec
-	budget uint64
+	rec Record // what Read returns
+	r   io.Reader
+	buf []byte
+	pos int
+	// While lim > 0, Read's fast path takes the function records of a
+	// little-endian log from pos up to lim (see arm); the bytes it took
+	// since mark are not yet charged to budget.
+	lim, mark int
+	end       int
+	off       int64 // file offset of buf[0]
+	eof       bool
+	rerr      error
+	err       error
+	h         Header
+	c         codec
+	budget    uint64
 	// basic-mode state: the last function record, for argument records
 	lastOK  bool
 	lastFID int32
@@ -225,6 +229,7 @@ func (rd *Reader) fill(n int) bool {
 		}
 		if rd.end == len(rd.buf) {
 			if rd.pos > 0 {
+				rd.disarm() // never armed here: Read's fast path stays in the buffer
 				copy(rd.buf, rd.buf[rd.pos:rd.end])
 				rd.off += int64(rd.pos)
 				rd.end -= rd.pos
@@ -266,12 +271,109 @@ func (rd *Reader) atEnd() (*Record, error) {
 	return nil, rd.err
 }
 
+// The fields of the first word of a little-endian function record
+// (funcLE's) as constants for the fast paths, where bitfield.FieldAt of
+// constants compiles to shifts and masks by constants (a test checks them
+// against funcLE). badFunctionLE has the bits of the first 8 bytes of a
+// little-endian FDR record, read as one word, that a well-formed function
+// record has clear: the metadata bit, and the action's top bit (actions
+// are below 4).
+const (
+	actShiftLE, actWidthLE = 1, 3
+	idShiftLE, idWidthLE   = 4, 28
+	badFunctionLE          = 1 | 1<<(actShiftLE+actWidthLE-1)
+)
+
 // Read returns the next record. The record belongs to the Reader: it and
 // the slices in it are valid until the next call to Read or Reset (use
 // Clone to keep one). At the end of a log that ends between records Read
 // returns io.EOF; a cut inside a record returns a *FormatError wrapping
 // io.ErrUnexpectedEOF. Errors are sticky.
 func (rd *Reader) Read() (*Record, error) {
+	// Fast path: a well-formed function record of a little-endian log,
+	// wholly in the buffer and inside the buffer extents (lim).
+	if p := rd.pos; p+FunctionSize <= rd.lim {
+		b := rd.buf[p : p+FunctionSize : p+FunctionSize]
+		if x := binary.LittleEndian.Uint64(b); x&badFunctionLE == 0 {
+			// As in All (the compiler inlines neither this nor a
+			// function holding it, and a call costs).
+			act, id := bitfield.FieldAt(actShiftLE, actWidthLE), bitfield.FieldAt(idShiftLE, idWidthLE)
+			r := &rd.rec
+			// One store for the four fields of the first word: the
+			// compiler merges stores of the parts of one value.
+			v := uint64(KindFunction) | act.Get(x)<<8 | id.Get(x)<<32
+			r.Kind, r.Action, r.CPU, r.FuncID = Kind(v), Action(v>>8), uint16(v>>16), int32(v>>32)
+			r.Delta = int64(x >> 32)
+			r.TSC, r.TID, r.PID, r.Seconds, r.Micros, r.EventType, r.Arg, r.Extents = 0, 0, 0, 0, 0, 0, 0, 0
+			r.Raw = b
+			if r.Data != nil || r.Skipped != nil { // rarely: the record before was an event
+				r.Data, r.Skipped = nil, nil
+			}
+			r.Offset = rd.off + int64(p)
+			rd.pos = p + FunctionSize
+			return r, nil
+		}
+	}
+	return rd.read()
+}
+
+// function sets rd.rec to the function record b at p, whose first word
+// is w and delta d, charges it to the extents and steps over it.
+func (rd *Reader) function(p int, b []byte, w uint64, d uint32) *Record {
+	// Field by field: assigning a whole Record to the Reader's (a heap
+	// object with pointers) costs a runtime call.
+	r := &rd.rec
+	r.Kind, r.Action, r.FuncID, r.Delta = KindFunction, Action(rd.c.fAct.Get(w)), int32(rd.c.fID.Get(w)), int64(d)
+	r.CPU, r.TSC, r.TID, r.PID, r.Seconds, r.Micros, r.EventType, r.Arg, r.Extents = 0, 0, 0, 0, 0, 0, 0, 0, 0
+	r.Raw = b
+	if r.Data != nil || r.Skipped != nil { // rarely: the record before was an event
+		r.Data, r.Skipped = nil, nil
+	}
+	r.Offset = rd.off + int64(p)
+	rd.pos = p + FunctionSize
+	rd.budget -= FunctionSize
+	return r
+}
+
+// arm lets Read's fast path take the function records of a little-endian
+// FDR log from rd.pos on, up to the end of the buffer and of the buffer
+// extents. It does not charge them: disarm does, when the fast path stops.
+func (rd *Reader) arm() {
+	if !rd.c.le || rd.err != nil || rd.Basic() {
+		return
+	}
+	n := rd.end - rd.pos
+	if rd.h.Version >= 3 && uint64(n) > rd.budget {
+		n = int(rd.budget)
+	}
+	rd.mark, rd.lim = rd.pos, rd.pos+n
+}
+
+// disarm charges what the fast path took to the extents and stops it.
+func (rd *Reader) disarm() {
+	if rd.lim > 0 {
+		rd.budget -= uint64(rd.pos - rd.mark)
+		rd.lim = 0
+	}
+}
+
+// left is the budget of the buffer extents at rd.pos.
+func (rd *Reader) left() uint64 {
+	if rd.lim > 0 {
+		return rd.budget - uint64(rd.pos-rd.mark)
+	}
+	return rd.budget
+}
+
+// seek moves the reader to pos with budget left in the buffer extents,
+// clearing any error (re-reading a block of a log in memory).
+func (rd *Reader) seek(pos int, budget uint64) {
+	rd.pos, rd.budget, rd.lim, rd.err = pos, budget, 0, nil
+}
+
+// read is Read past the fast path.
+func (rd *Reader) read() (*Record, error) {
+	rd.disarm()
 	if rd.err != nil {
 		return nil, rd.err
 	}
@@ -284,29 +386,21 @@ func (rd *Reader) Read() (*Record, error) {
 	if rd.h.Version >= 3 && rd.budget == 0 {
 		return rd.readExtents()
 	}
-	// Fast path: a whole function record in the buffer. The record is
-	// built in the named result, which saves copying it.
-	b := rd.buf[rd.pos:rd.end]
+	// A whole function record in the buffer: decoded here, and Read's
+	// fast path takes the ones that follow.
+	p := rd.pos
+	b := rd.buf[p:rd.end]
 	if len(b) >= FunctionSize && b[0]&rd.c.disc == 0 && (rd.h.Version < 3 || rd.budget >= FunctionSize) {
+		b = b[:FunctionSize:FunctionSize]
 		var w, d uint32
 		if rd.c.le {
 			w, d = binary.LittleEndian.Uint32(b), binary.LittleEndian.Uint32(b[4:])
 		} else {
 			w, d = binary.BigEndian.Uint32(b), binary.BigEndian.Uint32(b[4:])
 		}
-		if act := rd.c.fAct.Get(uint64(w)); act <= uint64(EnterArg) {
-			// Field by field: assigning a whole Record to the Reader's
-			// (a heap object with pointers) costs a runtime call.
-			r := &rd.rec
-			r.Kind, r.Action, r.FuncID, r.Delta = KindFunction, Action(act), int32(rd.c.fID.Get(uint64(w))), int64(d)
-			r.CPU, r.TSC, r.TID, r.PID, r.Seconds, r.Micros, r.EventType, r.Arg, r.Extents = 0, 0, 0, 0, 0, 0, 0, 0, 0
-			r.Raw = b[:FunctionSize:FunctionSize]
-			if r.Data != nil || r.Skipped != nil { // rarely: the record before was an event
-				r.Data, r.Skipped = nil, nil
-			}
-			r.Offset = rd.off + int64(rd.pos)
-			rd.pos += FunctionSize
-			rd.budget -= FunctionSize
+		if rd.c.fAct.Get(uint64(w)) <= uint64(EnterArg) {
+			r := rd.function(p, b, uint64(w), d)
+			rd.arm()
 			return r, nil
 		}
 	}
@@ -317,6 +411,11 @@ func (rd *Reader) Read() (*Record, error) {
 // function record wholly in the buffer and inside the extents, without
 // building it: what indexing a log needs.
 func (rd *Reader) skipFunction() bool {
+	if p := rd.pos; p+FunctionSize <= rd.lim && binary.LittleEndian.Uint64(rd.buf[p:])&badFunctionLE == 0 {
+		rd.pos = p + FunctionSize
+		return true
+	}
+	rd.disarm()
 	b := rd.buf[rd.pos:rd.end]
 	if rd.err != nil || len(b) < FunctionSize || b[0]&rd.c.disc != 0 ||
 		(rd.h.Version >= 3 && rd.budget < FunctionSize) || (rd.h.Type == TypeBasic && !rd.ForceFDR) {
@@ -331,6 +430,7 @@ func (rd *Reader) skipFunction() bool {
 	}
 	rd.pos += FunctionSize
 	rd.budget -= FunctionSize
+	rd.arm()
 	return true
 }
 
@@ -438,18 +538,20 @@ func (rd *Reader) readSlow() (*Record, error) {
 		if limit <= 0 {
 			limit = DefaultMaxDataLen
 		}
-		short := fmt.Sprintf("Cannot read %d bytes of custom event data from offset %d.", size, start+MetadataSize)
+		short := func() string { // only on failure: formatting allocates
+			return fmt.Sprintf("Cannot read %d bytes of custom event data from offset %d.", size, start+MetadataSize)
+		}
 		if int64(size) > int64(limit) {
 			// Over the limit: a log that ends first is only cut short
 			// (as llvm-xray says); reading up to the limit tells.
 			if !rd.fill(MetadataSize + limit + 1) {
-				return rd.fail(start, io.ErrUnexpectedEOF, short)
+				return rd.fail(start, io.ErrUnexpectedEOF, short())
 			}
 			return rd.fail(start, ErrTooLarge, "")
 		}
 		n += int(size)
 		if !rd.fill(n) {
-			return rd.fail(start, io.ErrUnexpectedEOF, short)
+			return rd.fail(start, io.ErrUnexpectedEOF, short())
 		}
 		rec.Raw = rd.buf[rd.pos : rd.pos+MetadataSize : rd.pos+MetadataSize]
 		rec.Data = rd.buf[rd.pos+MetadataSize : rd.pos+n : rd.pos+n]
@@ -614,6 +716,31 @@ func (rd *Reader) readBasic() (*Record, error) {
 func (rd *Reader) All() iter.Seq2[*Record, error] {
 	return func(yield func(*Record, error) bool) {
 		for {
+			// Read's fast path, in the loop: the compiler inlines this
+			// function into a range loop, and the loop's body into it,
+			// so a run of function records costs no call per record.
+			for p := rd.pos; p+FunctionSize <= rd.lim; p = rd.pos {
+				b := rd.buf[p : p+FunctionSize : p+FunctionSize]
+				x := binary.LittleEndian.Uint64(b)
+				if x&badFunctionLE != 0 {
+					break
+				}
+				r := &rd.rec
+				act, id := bitfield.FieldAt(actShiftLE, actWidthLE), bitfield.FieldAt(idShiftLE, idWidthLE)
+				v := uint64(KindFunction) | act.Get(x)<<8 | id.Get(x)<<32
+				r.Kind, r.Action, r.CPU, r.FuncID = Kind(v), Action(v>>8), uint16(v>>16), int32(v>>32)
+				r.Delta = int64(x >> 32)
+				r.TSC, r.TID, r.PID, r.Seconds, r.Micros, r.EventType, r.Arg, r.Extents = 0, 0, 0, 0, 0, 0, 0, 0
+				r.Raw = b
+				if r.Data != nil || r.Skipped != nil {
+					r.Data, r.Skipped = nil, nil
+				}
+				r.Offset = rd.off + int64(p)
+				rd.pos = p + FunctionSize
+				if !yield(r, nil) {
+					return
+				}
+			}
 			rec, err := rd.Read()
 			if err == io.EOF {
 				return

@@ -5,9 +5,12 @@ import (
 	"encoding/binary"
 	"errors"
 	"io"
+	"os"
+	"path/filepath"
 	"testing"
 	"testing/iotest"
 
+	"github.com/tracefmt/tracefmt/bitfield"
 	"github.com/tracefmt/tracefmt/internal/testutil"
 )
 
@@ -224,6 +227,55 @@ func TestReadAllocs(t *testing.T) {
 	})
 	if n < 4000 || allocs != 0 {
 		t.Errorf("in place: %v allocations reading %d records, want 0", allocs, n)
+	}
+	allocs = testing.AllocsPerRun(20, func() {
+		if err := rd.ResetBytes(data); err != nil {
+			t.Fatal(err)
+		}
+		n = 0
+		for _, err := range rd.All() {
+			if err != nil {
+				t.Fatal(err)
+			}
+			n++
+		}
+	})
+	if n < 4000 || allocs != 0 {
+		t.Errorf("All: %v allocations reading %d records, want 0", allocs, n)
+	}
+}
+
+// TestReadsAgree reads every test log from a stream, in place and with
+// All, scribbling on each record after reading it: the same records and
+// errors every way.
+func TestReadsAgree(t *testing.T) {
+	paths, _ := filepath.Glob("testdata/*.xray")
+	invalid, _ := filepath.Glob("testdata/invalid/*.xray")
+	paths = append(paths, invalid...)
+	big := filepath.Join(testutil.ModuleRoot(t), "..", "shared", "fixtures", "xray", "fdr_big.xray")
+	if _, err := os.Stat(big); err == nil || testutil.InCI() {
+		paths = append(paths, testutil.SharedFixture(t, "xray/fdr_big.xray"))
+	}
+	if len(paths) < 10 {
+		t.Fatalf("only %d test logs", len(paths))
+	}
+	for _, p := range paths {
+		t.Run(filepath.Base(p), func(t *testing.T) { checkReadsAgree(t, testutil.ReadFile(t, p)) })
+	}
+}
+
+// TestFieldsLE checks the constants of the fast paths against the layout
+// of a little-endian function record.
+func TestFieldsLE(t *testing.T) {
+	if got, want := bitfield.FieldAt(actShiftLE, actWidthLE), funcLE.Field(1); got != want {
+		t.Errorf("action field %+v, layout %+v", got, want)
+	}
+	if got, want := bitfield.FieldAt(idShiftLE, idWidthLE), funcLE.Field(2); got != want {
+		t.Errorf("id field %+v, layout %+v", got, want)
+	}
+	disc, act := funcLE.Field(0), funcLE.Field(1)
+	if want := disc.Max()<<disc.Shift() | (act.Max()+1)/2<<act.Shift(); badFunctionLE != want {
+		t.Errorf("badFunctionLE %#x, want %#x", badFunctionLE, want)
 	}
 }
 

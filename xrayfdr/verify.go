@@ -196,7 +196,7 @@ func indexBlocks(rd *Reader, data []byte) ([]Group, error) {
 		}
 		if cur.Records == 0 {
 			cur.Offset = rec.Offset
-			cur.budget = rd.budget + uint64(rec.Size(false))
+			cur.budget = rd.left() + uint64(rec.Size(false))
 		}
 		cur.Records++
 	}
@@ -220,7 +220,7 @@ type blockIter struct {
 }
 
 func (b *Block) iter(br *Reader) blockIter {
-	br.pos, br.budget, br.err = int(b.Offset), b.budget, nil
+	br.seek(int(b.Offset), b.budget)
 	return blockIter{br, b.Records}
 }
 
