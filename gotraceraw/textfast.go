@@ -198,6 +198,36 @@ var nameSlots = func() (m [1 << nameSlotBits]EventType) {
 
 const nameSlotBits = 10
 
+// firstWords maps a hash of the first eight bytes of an event's text to
+// the type of plain arguments whose text starts so, sharedFirstWord where
+// several do (GoCreate, GoCreateSyscall...) or two hash alike, EvNone
+// where none does. Every plain type's text (name and first argument's
+// prefix) is eight bytes or more.
+var firstWords = func() (m [1 << firstWordBits]EventType) {
+	for t := range plainTexts {
+		pt := &plainTexts[t]
+		if pt.nargs == 0 {
+			continue
+		}
+		if pt.pieces[0].n < 8 {
+			panic("gotraceraw: the text of " + specs[t].Name + " is under eight bytes")
+		}
+		h := pt.pieces[0].w[0] * 0x9e3779b97f4a7c15 >> (64 - firstWordBits)
+		if m[h] == EvNone {
+			m[h] = EventType(t)
+		} else {
+			m[h] = sharedFirstWord
+		}
+	}
+	return m
+}()
+
+const (
+	firstWordBits = 10
+	// sharedFirstWord is no event type: plainTexts holds nothing for it.
+	sharedFirstWord EventType = 255
+)
+
 // nameSlot hashes an event name of n bytes from its first eight bytes (or
 // the whole name, zero-padded), n and its last byte: names that share
 // their first eight bytes differ in length or last byte.
@@ -222,22 +252,30 @@ func (r *TextReader) readPlain() bool {
 	)
 	le := binary.LittleEndian
 	w := (*[textWindow + 32]byte)(r.buf[r.pos : r.pos+textWindow+32])
-	// The name: the bytes before the first one below '@' (a space, a
-	// newline), found a word at a time. Names are letters.
+	// The type: most names tell from their first eight bytes (with
+	// the text after them, as printed), and the rest from their length
+	// and last byte too. A type's first piece, checked below, makes
+	// sure of it.
 	w0 := le.Uint64(w[0:8])
-	n := bits.TrailingZeros64((w0-at)&^w0&high) >> 3
-	if n == 8 {
-		w1 := le.Uint64(w[8:16])
-		n += bits.TrailingZeros64((w1-at)&^w1&high) >> 3
-		if n == 16 {
-			w2 := le.Uint64(w[16:24])
-			n += bits.TrailingZeros64((w2-at)&^w2&high) >> 3
+	t := firstWords[w0*0x9e3779b97f4a7c15>>(64-firstWordBits)]
+	if t == sharedFirstWord {
+		// The name: the bytes before the first one below '@' (a
+		// space, a newline), found a word at a time. Names are
+		// letters.
+		n := bits.TrailingZeros64((w0-at)&^w0&high) >> 3
+		if n == 8 {
+			w1 := le.Uint64(w[8:16])
+			n += bits.TrailingZeros64((w1-at)&^w1&high) >> 3
+			if n == 16 {
+				w2 := le.Uint64(w[16:24])
+				n += bits.TrailingZeros64((w2-at)&^w2&high) >> 3
+			}
 		}
+		if n == 0 || n == 24 {
+			return false
+		}
+		t = nameSlots[nameSlot(w0, n, w[(n-1)&textMask])]
 	}
-	if n == 0 || n == 24 {
-		return false
-	}
-	t := nameSlots[nameSlot(w0, n, w[(n-1)&textMask])]
 	pt := &plainTexts[t]
 	if r.tab.plain[t] == 0 || pt.nargs == 0 {
 		return false

@@ -191,5 +191,9 @@ func TestNameSlots(t *testing.T) {
 		if h := nameSlot(binary.LittleEndian.Uint64(b[:]), len(name), name[len(name)-1]); nameSlots[h] != EventType(typ) {
 			t.Errorf("%s: slot %d holds %v", name, h, nameSlots[h])
 		}
+		h := plainTexts[typ].pieces[0].w[0] * 0x9e3779b97f4a7c15 >> (64 - firstWordBits)
+		if got := firstWords[h]; got != EventType(typ) && got != sharedFirstWord {
+			t.Errorf("%s: first-word slot %d holds %v", name, h, got)
+		}
 	}
 }
