@@ -194,8 +194,11 @@ func (c *CallReader) fast() (ok, short bool) {
 	var err error
 	i++
 	if r.version >= 4 {
-		if call.Thread, i, err = r.uint(i); err != nil {
-			return false, err == errShort
+		var ok bool
+		if call.Thread, i, ok = r.small(i); !ok {
+			if call.Thread, i, err = r.uint(i); err != nil {
+				return false, err == errShort
+			}
 		}
 	}
 	if call.Sig, i, err = r.funcSig(i); err != nil {

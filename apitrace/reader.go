@@ -386,6 +386,15 @@ func (r *Reader) fail(i int, err error) error {
 
 // --- primitives -----------------------------------------------------------
 
+// small is the inlinable shortcut of uint for the usual one-byte number:
+// ok is false when the number at i is longer, or not in the window.
+func (r *Reader) small(i int) (v uint64, j int, ok bool) {
+	if b := r.buf; i < len(b) && b[i] < 0x80 {
+		return uint64(b[i]), i + 1, true
+	}
+	return 0, i, false
+}
+
 func (r *Reader) uint(i int) (uint64, int, error) {
 	b := r.buf
 	if i < len(b) && b[i] < 0x80 {
@@ -585,9 +594,11 @@ func (r *Reader) details(i int) (int, error) {
 		case 0:
 			return i, nil
 		case 1:
-			idx, j, err := r.uint(i)
-			if err != nil {
-				return i, err
+			idx, j, ok := r.small(i)
+			if !ok {
+				if idx, j, err = r.uint(i); err != nil {
+					return i, err
+				}
 			}
 			if idx >= uint64(r.maxCount) {
 				return i, r.fail(i, wrapf(ErrTooLarge, "argument index %d", idx))
@@ -602,7 +613,12 @@ func (r *Reader) details(i int) (int, error) {
 				r.args = append(r.args, Arg{Index: int(idx)})
 				v = &r.args[len(r.args)-1].Value
 			}
-			if i, err = r.topValue(j, v); err != nil {
+			if j < len(b) && isScalar(b[j]) && len(r.stack)+len(r.arena) < r.maxValues {
+				i, err = r.scalar(j+1, b[j], v)
+			} else {
+				i, err = r.topValue(j, v)
+			}
+			if err != nil {
 				return i, err
 			}
 		case 2:
