@@ -61,7 +61,7 @@ func (z *Reader) execute(src []byte, nseq int, lits, wide []byte) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		if op, lp, err = execSeqs(z.batch[:k], out, op, lim, wide, lp, len(lits), &z.rep, z.window); err != nil {
+		if op, lp, err = execSeqs(z.batch[:k], z.lens, out, op, lim, wide, lp, len(lits), &z.rep, z.window); err != nil {
 			return 0, err
 		}
 	}
@@ -97,6 +97,9 @@ func (z *Reader) decodeSeqs() (int, error) {
 	lle, mle, ofe := d.prev[0], d.prev[1], d.prev[2]
 	tabs := &z.seq
 	batch := z.batch[:min(d.left, seqBatch)]
+	// The batch's total literal lengths | match lengths << 32, for
+	// execSeqs: lengths are under 1<<18, their sums do not carry.
+	var lens uint64
 	for j := range batch {
 		// The state updates of the sequence before: literal length,
 		// match length, offset.
@@ -142,16 +145,19 @@ func (z *Reader) decodeSeqs() (int, error) {
 			ll = uint32(lle>>32) + uint32(bits.RotateLeft64(c, int(n))&bitMask[lb&255])
 		}
 		batch[j] = seqVal{ll: ll, ml: ml, off: uint32(ov)}
+		lens += uint64(ll) | uint64(ml)<<32
 	}
+	z.lens = lens
 	d.left -= len(batch)
 	d.pos, d.c, d.n = pos, c, n
 	d.prev = [3]seqEntry{lle, mle, ofe}
 	return len(batch), nil
 }
 
-// execSeqs executes seqs, whose offsets are still offset values, into
-// out from op, with the literals wide[lp:nlits] (wide has readable slack
-// past nlits). The output must end by lim. It returns the new output and
+// execSeqs executes seqs, whose offsets are still offset values and whose
+// total lengths are lens (as decodeSeqs sums them), into out from op,
+// with the literals wide[lp:nlits] (wide has readable slack past nlits).
+// The output must end by lim. It returns the new output and
 // literal positions.
 //
 // A batch whose output and literals fit with room for chunk copies, as
@@ -160,12 +166,8 @@ func (z *Reader) decodeSeqs() (int, error) {
 // registers; it leaves long non-overlapping matches to a general
 // function. Other batches go one sequence at a time through the general
 // function.
-func execSeqs(seqs []seqVal, out []byte, op, lim int, wide []byte, lp, nlits int, rep *[4]int, window int) (int, int, error) {
-	lsum, sum := 0, 0
-	for _, s := range seqs {
-		lsum += int(s.ll)
-		sum += int(s.ml)
-	}
+func execSeqs(seqs []seqVal, lens uint64, out []byte, op, lim int, wide []byte, lp, nlits int, rep *[4]int, window int) (int, int, error) {
+	lsum, sum := int(uint32(lens)), int(lens>>32)
 	sum += lsum
 	if op+sum <= len(out)-copySlack && lsum <= nlits-lp && lp+lsum+copySlack <= len(wide) {
 		for i := 0; ; i++ {

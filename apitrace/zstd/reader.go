@@ -65,6 +65,7 @@ type Reader struct {
 	pads    [5][8]byte // short bit streams, zero-padded
 	sst     seqState
 	batch   [seqBatch]seqVal
+	lens    uint64 // the batch's total literal | match lengths << 32
 }
 
 // NewReader returns a Reader reading the zstd stream r. It reads up to the
