@@ -1,7 +1,6 @@
 package xrayfdr
 
 import (
-	"bufio"
 	"errors"
 	"io"
 	"strconv"
@@ -13,20 +12,7 @@ import (
 func AppendText(dst []byte, version uint16, rec *Record) []byte {
 	switch rec.Kind {
 	case KindFunction:
-		switch rec.Action {
-		case Enter:
-			dst = append(dst, "<Function Enter: #"...)
-		case EnterArg:
-			dst = append(dst, "<Function Enter With Arg: #"...)
-		case Exit:
-			dst = append(dst, "<Function Exit: #"...)
-		default:
-			dst = append(dst, "<Function Tail Exit: #"...)
-		}
-		dst = appendUint(dst, uint64(uint32(rec.FuncID)))
-		dst = append(dst, " delta = +"...)
-		dst = appendUint(dst, uint64(uint32(rec.Delta)))
-		return append(dst, '>')
+		return appendFunctionText(dst, rec.Action, rec.FuncID, uint32(rec.Delta))
 	case KindBufferExtents:
 		dst = append(dst, "<Buffer: size = "...)
 		dst = strconv.AppendUint(dst, rec.Extents, 10)
@@ -87,6 +73,24 @@ func AppendText(dst []byte, version uint16, rec *Record) []byte {
 		return append(dst, "<End of Buffer>"...)
 	}
 	return dst
+}
+
+// appendFunctionText is AppendText for a function record.
+func appendFunctionText(dst []byte, act Action, id int32, delta uint32) []byte {
+	switch act {
+	case Enter:
+		dst = append(dst, "<Function Enter: #"...)
+	case EnterArg:
+		dst = append(dst, "<Function Enter With Arg: #"...)
+	case Exit:
+		dst = append(dst, "<Function Exit: #"...)
+	default:
+		dst = append(dst, "<Function Tail Exit: #"...)
+	}
+	dst = appendUint(dst, uint64(uint32(id)))
+	dst = append(dst, " delta = +"...)
+	dst = appendUint(dst, uint64(delta))
+	return append(dst, '>')
 }
 
 // appendPayload appends an event's size and raw bytes, quoted.
@@ -162,50 +166,63 @@ func DumpVerify(w io.Writer, data []byte) error {
 	if !ok {
 		return err
 	}
-	bw := bufio.NewWriterSize(w, 64<<10)
-	defer bw.Flush()
+	out := make([]byte, 0, 256<<10)
 	groups, err := indexBlocks(rd, data)
 	if err != nil {
 		// print the records read so far, then the error
 		rd, _, _ := newDumpReader(nil, data)
-		var line []byte
-		for {
-			rec, err := rd.Read()
-			if err != nil {
+		for rec, rerr := range rd.All() {
+			if rerr != nil {
 				break
 			}
-			line = AppendText(line[:0], rd.h.Version, rec)
-			line = append(line, '\n')
-			bw.Write(line)
+			out = append(AppendText(out, rd.h.Version, rec), '\n')
+			if len(out) >= 128<<10 {
+				if _, werr := w.Write(out); werr != nil {
+					return werr
+				}
+				out = out[:0]
+			}
+		}
+		if _, werr := w.Write(out); werr != nil {
+			return werr
 		}
 		return err
 	}
 	br := blockReader(data, rd.h)
-	var (
-		out = make([]byte, 0, 128<<10)
-		v   Verifier
-		rec Record
-	)
+	var v Verifier
 	for _, g := range groups {
 		for i := range g.Blocks {
 			v.Reset()
 			st := printStart
 			it := g.Blocks[i].iter(br)
 			for {
-				ok, err := it.next(&rec)
-				if err == nil && ok {
-					err = v.Next(&rec)
-				}
-				if err != nil || !ok {
-					if err != nil {
-						bw.Write(out)
+				// Function records, most of a log, go the short way.
+				if act, id, d, off, ok := it.function(); ok {
+					if err := v.step(StateFunction, off); err != nil {
+						w.Write(out)
 						return err
 					}
-					break
+					if st == printMetadata {
+						out = append(out, '\n')
+					}
+					out = append(appendFunctionText(append(out, "-  "...), act, id, d), '\n')
+					st = printFunction
+				} else {
+					rec, ok, err := it.record()
+					if err == nil && ok {
+						err = v.Next(rec)
+					}
+					if err != nil {
+						w.Write(out)
+						return err
+					}
+					if !ok {
+						break
+					}
+					out, st = appendBlockText(out, st, rd.h.Version, rec)
 				}
-				out, st = appendBlockText(out, st, rd.h.Version, &rec)
-				if len(out) >= 64<<10 {
-					if _, err := bw.Write(out); err != nil {
+				if len(out) >= 128<<10 {
+					if _, err := w.Write(out); err != nil {
 						return err
 					}
 					out = out[:0]
@@ -213,10 +230,8 @@ func DumpVerify(w io.Writer, data []byte) error {
 			}
 		}
 	}
-	if _, err := bw.Write(out); err != nil {
-		return err
-	}
-	return bw.Flush()
+	_, err = w.Write(out)
+	return err
 }
 
 // states of llvm-xray's block printer

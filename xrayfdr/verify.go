@@ -3,6 +3,8 @@ package xrayfdr
 import (
 	"encoding/binary"
 	"io"
+
+	"github.com/tracefmt/tracefmt/bitfield"
 )
 
 // State is a state of the block state machine of llvm-xray's verifier.
@@ -241,6 +243,22 @@ func (it *blockIter) next(rec *Record) (bool, error) {
 	return false, nil
 }
 
+// record reads the next record; ok is false at the end of the block. The
+// record is the Reader's, valid until its next read.
+func (it *blockIter) record() (rec *Record, ok bool, err error) {
+	for it.left > 0 {
+		r, err := it.br.Read()
+		if err != nil {
+			return nil, false, err
+		}
+		if r.Kind != KindBufferExtents {
+			it.left--
+			return r, true, nil
+		}
+	}
+	return nil, false, nil
+}
+
 // function returns the next record when it is a function record the
 // Reader can take on its fast path (see Reader.skipFunction), with its
 // file offset; ok is false otherwise, and nothing is consumed.
@@ -250,6 +268,14 @@ func (it *blockIter) function() (act Action, id int32, delta uint32, off int64, 
 		return 0, 0, 0, 0, false
 	}
 	p := br.pos
+	if p+FunctionSize <= br.lim { // as Read's fast path
+		if x := binary.LittleEndian.Uint64(br.buf[p : p+FunctionSize]); x&badFunctionLE == 0 {
+			br.pos = p + FunctionSize
+			it.left--
+			act, id := bitfield.FieldAt(actShiftLE, actWidthLE), bitfield.FieldAt(idShiftLE, idWidthLE)
+			return Action(act.Get(x)), int32(id.Get(x)), uint32(x >> 32), br.off + int64(p), true
+		}
+	}
 	if !br.skipFunction() {
 		return 0, 0, 0, 0, false
 	}
