@@ -62,9 +62,11 @@ func (e *Encoder) Encode(dst, src []byte) []byte {
 func load32(b []byte, i int) uint32 { return binary.LittleEndian.Uint32(b[i : i+4]) }
 func load64(b []byte, i int) uint64 { return binary.LittleEndian.Uint64(b[i : i+8]) }
 
-// hash4 hashes the low 4 bytes of u.
+// hash4 hashes the low 4 bytes of u. A 32-bit multiply: every element
+// waits for a hash, and this one takes one instruction fewer than the
+// 64-bit form with the same result.
 func hash4(u uint64) uint32 {
-	return uint32((u << 32) * 0x1e35a7bd >> (64 - tableBits))
+	return uint32(u) * 0x1e35a7bd >> (32 - tableBits)
 }
 
 // encodeBlock writes the elements of src to out[d:] and returns the end of
