@@ -264,9 +264,17 @@ func execChunks(seqs []seqVal, i int, out []byte, op int, wide []byte, lp int, r
 			if ml <= 16 {
 				*(*[16]byte)(out[op : op+16]) = *(*[16]byte)(out[m : m+16])
 			} else if ml <= 32 {
-				a, b := *(*[16]byte)(out[m : m+16]), *(*[16]byte)(out[m+16 : m+16+16])
-				*(*[16]byte)(out[op : op+16]) = a
-				*(*[16]byte)(out[op+16 : op+16+16]) = b
+				// In words: two 16-byte values would go through the
+				// stack.
+				src, dst := out[m:m+32], out[op:op+32]
+				w0 := binary.LittleEndian.Uint64(src[0:])
+				w1 := binary.LittleEndian.Uint64(src[8:])
+				w2 := binary.LittleEndian.Uint64(src[16:])
+				w3 := binary.LittleEndian.Uint64(src[24:])
+				binary.LittleEndian.PutUint64(dst[0:], w0)
+				binary.LittleEndian.PutUint64(dst[8:], w1)
+				binary.LittleEndian.PutUint64(dst[16:], w2)
+				binary.LittleEndian.PutUint64(dst[24:], w3)
 			} else {
 				// off >= ml > 32: no chunk reads what another wrote.
 				for j := 0; j < ml; j += 16 {
