@@ -42,41 +42,58 @@ type Event struct {
 	// FuncID is the function; custom and typed events carry the id of
 	// the thread's previous function record, as in llvm-xray.
 	FuncID int32
-	TSC    uint64
-	TID    uint32
-	PID    uint32 // 0 in version 1 logs; the thread id in version 2 logs
-	// call arguments and payload, kept in the Trace (see Trace.Args and
-	// Trace.Data) so that an Event holds no pointer: millions of them
-	// cost the garbage collector nothing
+	// extra numbers the event's call arguments and payload in the Trace
+	// (1 for the first; 0: none), see Trace.Args and Trace.Data. An Event
+	// holds no pointer, so millions of them cost the garbage collector
+	// nothing, and takes 32 bytes.
+	extra uint32
+	TSC   uint64
+	TID   uint32
+	PID   uint32 // 0 in version 1 logs; the thread id in version 2 logs
+}
+
+// eventExtra is where an event's call arguments and payload are.
+type eventExtra struct {
 	argOff, argN uint32
-	dataOff      int64
 	dataN        uint32
+	dataOff      int64
 }
 
 // Trace is an expanded log.
 type Trace struct {
 	Header Header
 	Events []Event
+	extras []eventExtra
 	args   []uint64
 	data   []byte
 	names  *nameTable // function names for YAML (WriteYAMLNames)
 }
 
-// Args returns the call arguments of e (an EventEnterArg).
-func (t *Trace) Args(e *Event) []uint64 {
-	if t == nil || e == nil || e.argN == 0 {
+// extraOf returns where e's arguments and payload are, or nil.
+func (t *Trace) extraOf(e *Event) *eventExtra {
+	if t == nil || e == nil || e.extra == 0 || int(e.extra) > len(t.extras) {
 		return nil
 	}
-	return t.args[e.argOff : e.argOff+e.argN : e.argOff+e.argN]
+	return &t.extras[e.extra-1]
+}
+
+// Args returns the call arguments of e (an EventEnterArg).
+func (t *Trace) Args(e *Event) []uint64 {
+	x := t.extraOf(e)
+	if x == nil || x.argN == 0 || uint64(x.argOff)+uint64(x.argN) > uint64(len(t.args)) {
+		return nil
+	}
+	return t.args[x.argOff : x.argOff+x.argN : x.argOff+x.argN]
 }
 
 // Data returns the payload of e (a custom or typed event); it points into
 // the log's bytes.
 func (t *Trace) Data(e *Event) []byte {
-	if t == nil || e == nil || e.dataN == 0 {
+	x := t.extraOf(e)
+	if x == nil || x.dataN == 0 || x.dataOff < 0 || x.dataOff+int64(x.dataN) > int64(len(t.data)) {
 		return nil
 	}
-	return t.data[e.dataOff : e.dataOff+int64(e.dataN) : e.dataOff+int64(e.dataN)]
+	return t.data[x.dataOff : x.dataOff+int64(x.dataN) : x.dataOff+int64(x.dataN)]
 }
 
 // Expand reads a whole log (FDR or basic mode) and returns its events the
@@ -89,19 +106,20 @@ func Expand(data []byte, sortByTSC bool) (*Trace, error) {
 		return nil, &FormatError{Offset: 0, Err: io.ErrUnexpectedEOF, LLVM: "File too small for XRay."}
 	}
 	var (
-		h    Header
-		evs  []Event
-		args []uint64
-		err  error
+		h      Header
+		evs    []Event
+		extras []eventExtra
+		args   []uint64
+		err    error
 	)
 	if len(data) >= HeaderSize {
 		h = parseHeader(data)
 	}
 	switch {
 	case len(data) >= HeaderSize && h.Type == TypeBasic && h.Version >= 1 && h.Version <= 3:
-		evs, args, err = expandBasic(data)
+		evs, extras, args, err = expandBasic(data)
 	case len(data) >= HeaderSize && h.Type == TypeFDR && h.Version >= 1 && h.Version <= 5:
-		evs, args, err = expandFDR(data)
+		evs, extras, args, err = expandFDR(data)
 	case len(data) < HeaderSize:
 		return nil, &FormatError{Offset: int64(len(data)), Err: io.ErrUnexpectedEOF, LLVM: "Not enough bytes for an XRay log."}
 	default:
@@ -119,34 +137,38 @@ func Expand(data []byte, sortByTSC bool) (*Trace, error) {
 	if sortByTSC {
 		evs = sortEvents(evs)
 	}
-	return &Trace{Header: h, Events: evs, args: args, data: data}, nil
+	return &Trace{Header: h, Events: evs, extras: extras, args: args, data: data}, nil
 }
 
-func expandBasic(data []byte) ([]Event, []uint64, error) {
+func expandBasic(data []byte) ([]Event, []eventExtra, []uint64, error) {
 	if len(data) == HeaderSize || len(data)%BasicSize != 0 {
-		return nil, nil, &FormatError{Offset: int64(len(data) / BasicSize * BasicSize), Err: io.ErrUnexpectedEOF, LLVM: "Invalid-sized XRay data."}
+		return nil, nil, nil, &FormatError{Offset: int64(len(data) / BasicSize * BasicSize), Err: io.ErrUnexpectedEOF, LLVM: "Invalid-sized XRay data."}
 	}
 	rd, err := NewBytesReader(data)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	evs := make([]Event, 0, len(data)/BasicSize)
-	var args []uint64
+	var (
+		extras []eventExtra
+		args   []uint64
+	)
 	for {
 		rec, err := rd.Read()
 		if err == io.EOF {
-			return evs, args, nil
+			return evs, extras, args, nil
 		}
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		if rec.Kind == KindCallArg {
 			e := &evs[len(evs)-1] // the Reader checked that one precedes
-			if e.argN == 0 {
-				e.argOff = uint32(len(args))
+			if e.extra == 0 {
+				extras = append(extras, eventExtra{argOff: uint32(len(args))})
+				e.extra = uint32(len(extras))
 			}
 			args = append(args, rec.Arg)
-			e.argN++
+			extras[e.extra-1].argN++
 			continue
 		}
 		evs = append(evs, Event{CPU: rec.CPU, Kind: EventKind(rec.Action), FuncID: rec.FuncID,
@@ -154,14 +176,14 @@ func expandBasic(data []byte) ([]Event, []uint64, error) {
 	}
 }
 
-func expandFDR(data []byte) ([]Event, []uint64, error) {
+func expandFDR(data []byte) ([]Event, []eventExtra, []uint64, error) {
 	rd := &Reader{}
 	if err := rd.ResetBytes(data); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	groups, err := indexBlocks(rd, data)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	h := rd.h
 	br := blockReader(data, h)
@@ -201,12 +223,12 @@ func expandFDR(data []byte) ([]Event, []uint64, error) {
 				err = v.End()
 			}
 			if err != nil {
-				return nil, nil, verifyGroups(br, groups)
+				return nil, nil, nil, verifyGroups(br, groups)
 			}
 		}
 		x.emit(&evs)
 	}
-	return evs, x.args, nil
+	return evs, x.extras, x.args, nil
 }
 
 // verifyGroups checks every block, end states included, in llvm-xray's
@@ -237,22 +259,28 @@ type expander struct {
 	ignoring bool
 	building bool
 	cur      Event
+	ext      eventExtra // the pending event's arguments and payload
+	extras   []eventExtra
 	args     []uint64
 }
 
 func (x *expander) reset() {
-	v := x.version
-	args := x.args
-	*x = expander{version: v, args: args}
+	v, extras, args := x.version, x.extras, x.args
+	*x = expander{version: v, extras: extras, args: args}
 }
 
 // emit finishes the pending event.
 func (x *expander) emit(evs *[]Event) {
 	if x.building {
+		x.cur.extra = 0
+		if x.ext.argN > 0 || x.ext.dataN > 0 {
+			x.extras = append(x.extras, x.ext)
+			x.cur.extra = uint32(len(x.extras))
+		}
 		*evs = append(*evs, x.cur)
 	}
 	x.building = false
-	x.cur.argN, x.cur.dataN = 0, 0
+	x.ext.argN, x.ext.dataN = 0, 0
 }
 
 func (x *expander) visit(rec *Record, evs *[]Event) {
@@ -279,14 +307,14 @@ func (x *expander) visit(rec *Record, evs *[]Event) {
 			}
 		}
 		x.cur.PID, x.cur.TID = x.pid, x.tid
-		x.cur.dataOff, x.cur.dataN = rec.Offset+MetadataSize, uint32(len(rec.Data))
+		x.ext.dataOff, x.ext.dataN = rec.Offset+MetadataSize, uint32(len(rec.Data))
 		x.building = true
 	case KindCallArg:
-		if x.cur.argN == 0 {
-			x.cur.argOff = uint32(len(x.args))
+		if x.ext.argN == 0 {
+			x.ext.argOff = uint32(len(x.args))
 		}
 		x.args = append(x.args, rec.Arg)
-		x.cur.argN++
+		x.ext.argN++
 		x.cur.Kind = EventEnterArg
 	case KindPid:
 		x.pid = uint32(rec.PID)

@@ -231,9 +231,9 @@ func (t *Trace) appendYAMLRecord(b []byte, e *Event, c *yamlCache) []byte {
 		b = append(b, id...)
 		b = append(b, '\'')
 	}
-	if e.argN > 0 {
+	if args := t.Args(e); len(args) > 0 {
 		b = append(b, ", args: [ "...)
-		for i, a := range t.Args(e) {
+		for i, a := range args {
 			if i > 0 {
 				b = append(b, ", "...)
 			}
@@ -245,11 +245,12 @@ func (t *Trace) appendYAMLRecord(b []byte, e *Event, c *yamlCache) []byte {
 	b = append(b, e.Kind.String()...)
 	b = append(b, ", tsc: "...)
 	b = c.tsc.appendTSC(b, e.TSC)
-	if e.dataN == 0 {
+	data := t.Data(e)
+	if len(data) == 0 {
 		return append(b, ", data: '' }\n"...)
 	}
 	b = append(b, ", data: "...)
-	b = appendYAMLString(b, t.Data(e))
+	b = appendYAMLString(b, data)
 	return append(b, " }\n"...)
 }
 

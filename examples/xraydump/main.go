@@ -142,11 +142,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	// The whole log and its events stay in memory until the end, so
 	// collecting garbage early saves nothing.
 	debug.SetGCPercent(400)
-	size := 1 << 20
-	if sub == "extract" {
-		size = 64 << 10 // a map's text is small: fewer fresh pages to touch
-	}
-	bw := bufio.NewWriterSize(out, size)
+	// The package's writers format whole chunks of 64 KiB or more, which
+	// a buffer no larger passes straight through (a larger one would copy
+	// them); it is small, too, for a map's text: fewer fresh pages.
+	bw := bufio.NewWriterSize(out, 64<<10)
 	file := files[0]
 	var err error
 	if sub == "extract" {
