@@ -22,7 +22,7 @@ const (
 // next, so a long-lived Encoder does not allocate. The zero Encoder is ready.
 type Encoder struct {
 	// table maps the hash of 4 bytes to the last position holding them
-	// (the low 32 bits) and those 4 bytes (the high 32 bits): a probe
+	// (the high 32 bits) and those 4 bytes (the low 32 bits): a probe
 	// compares them without loading the candidate from the input, so the
 	// branch on the outcome resolves one load earlier.
 	table [1 << tableBits]uint64
@@ -48,7 +48,7 @@ func (e *Encoder) Encode(dst, src []byte) []byte {
 	}
 	// A fresh table per block keeps the output a function of src alone.
 	// Every entry starts as position 0, with the bytes there.
-	first := uint64(load32(src, 0)) << 32
+	first := uint64(load32(src, 0))
 	for i := range e.table {
 		e.table[i] = first
 	}
@@ -93,13 +93,13 @@ func (e *Encoder) encodeBlock(out []byte, d int, src []byte) int {
 		// 65535 bytes back.
 		h0, h1 := hash4(cv), hash4(cv>>8)
 		e0, e1 := t[h0], t[h1]
-		t[h0], t[h1] = uint64(s)|cv<<32, uint64(s+1)|cv>>8<<32
-		cand := int(uint32(e0))
+		t[h0], t[h1] = uint64(s)<<32|uint64(uint32(cv)), uint64(s+1)<<32|uint64(uint32(cv>>8))
+		cand := int(e0 >> 32)
 		off := s - cand
-		if uint32(cv) != uint32(e0>>32) || off > 65535 {
-			cand = int(uint32(e1))
+		if uint32(cv) != uint32(e0) || off > 65535 {
+			cand = int(e1 >> 32)
 			off = s + 1 - cand
-			if uint32(cv>>8) != uint32(e1>>32) || off > 65535 {
+			if uint32(cv>>8) != uint32(e1) || off > 65535 {
 				// Once 32 bytes have gone by without a match, the
 				// steps grow with the distance, as the reference
 				// compressor's do, so that incompressible input goes
@@ -171,12 +171,12 @@ func (e *Encoder) encodeBlock(out []byte, d int, src []byte) int {
 			// next position.
 			x := load64(src, s-1)
 			h := hash4(x >> 8)
-			t[hash4(x)] = uint64(s-1) | x<<32
+			t[hash4(x)] = uint64(s-1)<<32 | uint64(uint32(x))
 			e := t[h]
-			t[h] = uint64(s) | x>>8<<32
-			cand = int(uint32(e))
+			t[h] = uint64(s)<<32 | uint64(uint32(x>>8))
+			cand = int(e >> 32)
 			off = s - cand
-			if uint32(x>>8) != uint32(e>>32) || off > 65535 {
+			if uint32(x>>8) != uint32(e) || off > 65535 {
 				s++
 				cv = x >> 16
 				break
