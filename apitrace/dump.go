@@ -78,6 +78,8 @@ type Dumper struct {
 	// signature of one id).
 	sigs      []dumpSig
 	bigSigs   map[*FunctionSig]*dumpSig
+	scratch   []byte // where a signature's texts are made
+	ends      []int
 	enumIndex map[*EnumSig]map[int64]int
 
 	// The text of the last call number printed, no.
@@ -196,16 +198,24 @@ func (d *Dumper) sig(s *FunctionSig) *dumpSig {
 func (d *Dumper) learn(ds *dumpSig, s *FunctionSig) {
 	name := cstr(s.Name)
 	*ds = dumpSig{sig: s, flags: LookupNameFlags(name), getError: name == "glGetError" && len(s.ArgNames) == 0}
-	ds.head = d.head(name, ds.flags)
-	ds.args = make([]string, len(s.ArgNames))
+	// All the texts are pieces of one string, made in scratch space.
+	b := d.appendHead(d.scratch[:0], name, ds.flags)
+	ends := append(d.ends[:0], len(b))
 	for i, a := range s.ArgNames {
-		ds.args[i] = string(d.appendArgName(nil, i, cstr(a)))
+		b = d.appendArgName(b, i, cstr(a))
+		ends = append(ends, len(b))
+	}
+	d.scratch, d.ends = b, ends
+	all := string(b)
+	ds.head = all[:ends[0]]
+	ds.args = make([]string, len(s.ArgNames))
+	for i := range ds.args {
+		ds.args[i] = all[ends[i]:ends[i+1]]
 	}
 }
 
-// head returns the text of a call before its arguments.
-func (d *Dumper) head(name string, f NameFlags) string {
-	var b []byte
+// appendHead appends the text of a call before its arguments.
+func (d *Dumper) appendHead(b []byte, name string, f NameFlags) []byte {
 	if d.opts.Color {
 		if f&NameNoSideEffects != 0 {
 			b = append(b, d.normal...)
@@ -215,7 +225,7 @@ func (d *Dumper) head(name string, f NameFlags) string {
 	}
 	b = append(b, name...)
 	b = append(b, d.normal...)
-	return string(append(b, '('))
+	return append(b, '(')
 }
 
 // appendArgName appends the text before argument i, named name.
@@ -379,7 +389,7 @@ func (d *Dumper) appendCall(dst []byte, c *Call, f NameFlags, ds *dumpSig) []byt
 		dst = append(dst, ds.head...)
 		args = ds.args
 	} else {
-		dst = append(dst, d.head("", f)...)
+		dst = d.appendHead(dst, "", f)
 	}
 	d.blobCall, d.blobNo = uint32(c.No), 0
 	for i := range c.Args {
