@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -39,7 +40,13 @@ func readTextBoth(t *testing.T, text []byte, maxLineLen int) {
 	}
 	fast, err1 := read(false)
 	careful, err2 := read(true)
-	testutil.Diff(t, "events, fast path against careful", careful, fast)
+	same := slices.EqualFunc(careful, fast, func(a, b *Event) bool {
+		return a.Version == b.Version && a.Type == b.Type && slices.Equal(a.Args, b.Args) &&
+			bytes.Equal(a.Data, b.Data) && (a.Data == nil) == (b.Data == nil) && slices.Equal(a.Widths, b.Widths)
+	})
+	if !same { // go-cmp only then: it would cost the fuzzer most of its time
+		testutil.Diff(t, "events, fast path against careful", careful, fast)
+	}
 	if fmt.Sprint(err1) != fmt.Sprint(err2) {
 		t.Fatalf("fast path: %v; careful: %v", err1, err2)
 	}
@@ -53,7 +60,7 @@ func FuzzTextFast(f *testing.F) {
 	f.Add([]byte("Trace Go1.23\nGoUnblock dt=1 g=18446744073709551615 g_seq=0 stack=9\r\n"))
 	f.Add([]byte("Trace Go1.22\nCPUSample time=1 p=2 g=3 m=4 stack=5\nGoBlock dt=5 reason_string=1 stack=2\n"))
 	f.Fuzz(func(t *testing.T, text []byte) {
-		text = append(text, textPadding...)
+		text = append(slices.Clip(text), textPadding...) // a copy: the input is not ours to change
 		readTextBoth(t, text, 0)
 		readTextBoth(t, text, 1+len(text)%50) // a line limit some lines pass
 	})
