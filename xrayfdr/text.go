@@ -133,18 +133,18 @@ func Dump(w io.Writer, r io.Reader) error {
 	}
 	out := make([]byte, 0, 128<<10)
 	v := rd.h.Version
-	for {
-		rec, err := rd.Read()
+	for rec, err := range rd.All() {
 		if err != nil {
 			if _, werr := w.Write(out); werr != nil {
 				return werr
 			}
-			if err == io.EOF {
-				return nil
-			}
 			return err
 		}
-		out = AppendText(out, v, rec)
+		if rec.Kind == KindFunction { // most records: the short way
+			out = appendFunctionText(out, rec.Action, rec.FuncID, uint32(rec.Delta))
+		} else {
+			out = AppendText(out, v, rec)
+		}
 		out = append(out, '\n')
 		if len(out) >= 64<<10 {
 			if _, err := w.Write(out); err != nil {
@@ -153,6 +153,8 @@ func Dump(w io.Writer, r io.Reader) error {
 			out = out[:0]
 		}
 	}
+	_, err = w.Write(out)
+	return err
 }
 
 // DumpVerify writes what llvm-xray fdr-dump -verify prints for the log in
