@@ -1,6 +1,7 @@
 package xrayfdr
 
 import (
+	"cmp"
 	"math/rand"
 	"slices"
 	"testing"
@@ -54,6 +55,33 @@ func TestSortEventsStable(t *testing.T) {
 	for i := range got {
 		if got[i].FuncID != want[i].FuncID {
 			t.Fatalf("position %d: %d, want %d", i, got[i].FuncID, want[i].FuncID)
+		}
+	}
+}
+
+// TestSortEventsMerge sorts logs of a few ascending runs, the merge's
+// case, with ties within and across runs and the largest TSC.
+func TestSortEventsMerge(t *testing.T) {
+	rng := rand.New(rand.NewSource(4))
+	for _, k := range []int{2, 3, 5, 22, 64} {
+		var evs []Event
+		for r := 0; r < k; r++ {
+			tsc := uint64(rng.Intn(50))
+			for range 1 + rng.Intn(300) {
+				tsc += uint64(rng.Intn(3)) // ties within a run
+				if rng.Intn(100) == 0 {
+					tsc = ^uint64(0)
+				}
+				evs = append(evs, Event{TSC: tsc, FuncID: int32(len(evs))})
+			}
+		}
+		want := slices.Clone(evs)
+		slices.SortStableFunc(want, func(a, b Event) int { return cmp.Compare(a.TSC, b.TSC) })
+		got := sortEvents(evs)
+		for i := range got {
+			if got[i].FuncID != want[i].FuncID {
+				t.Fatalf("%d runs: position %d: %d, want %d", k, i, got[i].FuncID, want[i].FuncID)
+			}
 		}
 	}
 }

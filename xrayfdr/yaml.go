@@ -96,7 +96,7 @@ func (n *nameTable) lookup(id int32) []byte {
 // writeYAMLRecords formats the records in chunks, on up to GOMAXPROCS
 // goroutines, and writes the chunks in order.
 func writeYAMLRecords(w io.Writer, t *Trace, evs []Event) error {
-	const chunk = 8192
+	const chunk = 2048
 	workers := min(runtime.GOMAXPROCS(0), 4, (len(evs)+chunk-1)/chunk)
 	format := func(b []byte, evs []Event, c *yamlCache) []byte {
 		for i := range evs {
