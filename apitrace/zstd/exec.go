@@ -14,7 +14,8 @@ import (
 // the batch stays in the L1 cache.
 const seqBatch = 256
 
-// seqVal is one decoded sequence: literal length, match length, offset.
+// seqVal is one decoded sequence: literal length, match length, offset
+// (an offset value until the execution resolves repeat offsets).
 type seqVal struct {
 	ll, ml, off uint32
 }
@@ -78,8 +79,10 @@ func (z *Reader) execute(src []byte, nseq int, lits, wide []byte) (int, error) {
 	return op, nil
 }
 
-// decodeSeqs decodes the next batch of sequences into z.batch, resolving
-// repeat offsets, and returns how many it decoded.
+// decodeSeqs decodes the next batch of sequences into z.batch and returns
+// how many it decoded. Their offsets are still offset values: the
+// execution resolves the repeat offsets, so that this loop keeps its
+// values in registers.
 //
 // Each iteration first makes the state update of the sequence before (the
 // first one's reads the initial states), so that the stream's last
@@ -89,8 +92,7 @@ func (z *Reader) execute(src []byte, nseq int, lits, wide []byte) (int, error) {
 // A field of k bits with n bits consumed is rotl(c, n+k) masked to k
 // bits: one rotation, no special case for k == 0, and a read past the
 // stream's start gives garbage that the final check of the bit count
-// rejects. Repeat offsets are resolved by a second loop over the batch,
-// so that the first keeps its values in registers.
+// rejects.
 func (z *Reader) decodeSeqs() (int, error) {
 	d := &z.sst
 	pos, c, n := d.pos, d.c, d.n
@@ -102,9 +104,10 @@ func (z *Reader) decodeSeqs() (int, error) {
 	var lens uint64
 	for j := range batch {
 		// The state updates of the sequence before: literal length,
-		// match length, offset.
-		// The next state base is in bits 16-31: the bits above it
-		// are masked off with the table index.
+		// match length, offset. The next state base is in bits 16-31:
+		// the bits above it are masked off with the table index. Each
+		// bit count is widened once, for the count and the mask index
+		// (widened twice, it took two instructions).
 		nb := uint(uint8(lle))
 		n += nb
 		llS := uint64(lle>>16) + bits.RotateLeft64(c, int(n))&bitMask[nb&255]
