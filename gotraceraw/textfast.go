@@ -288,7 +288,8 @@ func (r *TextReader) readPlain() bool {
 		pc := &pt.pieces[i]
 		q := p & textMask
 		d := w[q : q+24 : q+24]
-		if (le.Uint64(d[0:8])&pc.m[0])^pc.w[0]|(le.Uint64(d[8:16])&pc.m[1])^pc.w[1]|(le.Uint64(d[16:24])&pc.m[2])^pc.w[2] != 0 {
+		// (^ and | bind alike in Go: each difference in parentheses.)
+		if (le.Uint64(d[0:8])&pc.m[0]^pc.w[0])|(le.Uint64(d[8:16])&pc.m[1]^pc.w[1])|(le.Uint64(d[16:24])&pc.m[2]^pc.w[2]) != 0 {
 			return false
 		}
 		p += pc.n
