@@ -245,7 +245,7 @@ func TestReadAllocs(t *testing.T) {
 	}
 }
 
-// TestReadsAgree reads every test log from a stream, in place and with
+// TestReadsAgree reads every test log from streams, in place and with
 // All, scribbling on each record after reading it: the same records and
 // errors every way.
 func TestReadsAgree(t *testing.T) {
