@@ -13,8 +13,11 @@
 //
 // Field values returned by Layout.Field hold a shift and a mask; Get and
 // Set are a shift and a mask, small enough to inline, so keeping a Field
-// in a variable costs what a hand-written expression costs. Set refuses a
-// value that does not fit rather than truncating it.
+// in a variable costs what a hand-written expression costs. FieldAt makes
+// a Field from a shift and a width fixed in the source; called with
+// constants, it folds into shifts and masks by constants, as a hot loop
+// short of registers needs. Set refuses a value that does not fit rather
+// than truncating it.
 //
 // # Errors
 //
