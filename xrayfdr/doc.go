@@ -164,8 +164,8 @@
 // Reading makes no allocation per record (tested). A range loop over All
 // is the fastest way through a log: the compiler inlines All and the loop's
 // body into one loop, so a function record, most of a log, costs no call
-// (a real 10 MB log reads at 2 to 2.7 GB/s from memory; a call to Read per
-// record, 1.5 to 2 GB/s). The examples/xraydump command prints fdr-dump,
-// -verify and convert text more than ten times faster than llvm-xray-14
-// (figures and how to reproduce them in the repository's PERFORMANCE.md).
+// (about a third faster than a call to Read per record). The
+// examples/xraydump command prints fdr-dump, -verify and convert text
+// faster than llvm-xray-14 (figures and how to reproduce them in the
+// repository's PERFORMANCE.md).
 package xrayfdr
