@@ -187,7 +187,7 @@ func (c *CallReader) fast() (ok, short bool) {
 		return false, false
 	}
 	r.stack, r.arena, r.bt = r.stack[:0], r.arena[:0], r.bt[:0]
-	r.hasBT = false
+	r.hasBT, r.nested = false, false
 	r.ev.Flags = 0
 	call := &c.call
 	*call = Call{No: r.nextCall}
@@ -243,14 +243,16 @@ func (c *CallReader) fast() (ok, short bool) {
 		call.Flags = r.ev.Flags
 	}
 	c.args = call.Args
-	// The arena no longer moves: point composite values into it.
-	for k := range r.arena {
-		fixElems(&r.arena[k], r.arena)
+	if r.nested {
+		// The arena no longer moves: point composite values into it.
+		for k := range r.arena {
+			fixElems(&r.arena[k], r.arena)
+		}
+		for k := range call.Args {
+			fixElems(&call.Args[k], r.arena)
+		}
+		fixElems(&call.Ret, r.arena)
 	}
-	for k := range call.Args {
-		fixElems(&call.Args[k], r.arena)
-	}
-	fixElems(&call.Ret, r.arena)
 	if enterBT {
 		if r.bt == nil {
 			r.bt = make([]*Frame, 0, 8)

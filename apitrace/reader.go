@@ -95,6 +95,9 @@ type Reader struct {
 	// and the return value to dst.Ret, in place, instead of to args and
 	// ev.Ret.
 	dst *Call
+	// nested is set when a composite value is parsed: the fast path
+	// has Elems to fix only then.
+	nested bool
 }
 
 // chunkSpan records where a chunk's bytes start in the stream and in the file.
@@ -796,6 +799,7 @@ func (r *Reader) node(i int) (int, error) {
 // children moves the stack entries above index p into the arena and
 // records their place in node p's Bits.
 func (r *Reader) children(p int) {
+	r.nested = true
 	first := len(r.arena)
 	n := len(r.stack) - p - 1
 	r.arena = append(r.arena, r.stack[p+1:]...)
