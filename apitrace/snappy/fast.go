@@ -26,10 +26,13 @@ func decodeFast(dst, src []byte, d, s int) (int, int) {
 	dst = dst[:len(dst):len(dst)]
 	src = src[:len(src):len(src)]
 	for 0 <= s && s < len(src)-65 && 0 <= d && d < len(dst)-64 {
-		tag := src[s]
+		// The tag as an int: a literal's next position hangs on it (load,
+		// shift, add), and a byte-typed shift costs one more step there,
+		// a zero extension, on every literal.
+		tag := int(src[s])
 		switch tag & 3 {
 		case tagLiteral:
-			x := int(tag >> 2)
+			x := tag >> 2
 			if x < 16 {
 				*(*[16]byte)(dst[d : d+16 : d+16]) = *(*[16]byte)(src[s+1 : s+17 : s+17])
 				d += x + 1
@@ -50,8 +53,8 @@ func decodeFast(dst, src []byte, d, s int) (int, int) {
 			}
 			return d, s
 		case tagCopy1:
-			length := 4 + int(tag>>2)&7
-			offset := int(tag&0xe0)<<3 | int(src[s+1])
+			length := 4 + tag>>2&7
+			offset := tag&0xe0<<3 | int(src[s+1])
 			if offset < 8 || offset > d {
 				return d, s
 			}
@@ -68,7 +71,7 @@ func decodeFast(dst, src []byte, d, s int) (int, int) {
 			d += length
 			s += 2
 		case tagCopy2:
-			length := 1 + int(tag>>2)
+			length := 1 + tag>>2
 			offset := int(src[s+1]) | int(src[s+2])<<8
 			if offset < 16 || offset > d {
 				return d, s
