@@ -119,7 +119,8 @@ func Expand(data []byte, sortByTSC bool) (*Trace, error) {
 	case len(data) >= HeaderSize && h.Type == TypeBasic && h.Version >= 1 && h.Version <= 3:
 		evs, extras, args, err = expandBasic(data)
 	case len(data) >= HeaderSize && h.Type == TypeFDR && h.Version >= 1 && h.Version <= 5:
-		evs, extras, args, err = expandFDR(data)
+		evs, extras, args, err = expandFDR(data, sortByTSC)
+		sortByTSC = false // done
 	case len(data) < HeaderSize:
 		return nil, &FormatError{Offset: int64(len(data)), Err: io.ErrUnexpectedEOF, LLVM: "Not enough bytes for an XRay log."}
 	default:
@@ -176,7 +177,7 @@ func expandBasic(data []byte) ([]Event, []eventExtra, []uint64, error) {
 	}
 }
 
-func expandFDR(data []byte) ([]Event, []eventExtra, []uint64, error) {
+func expandFDR(data []byte, sortByTSC bool) ([]Event, []eventExtra, []uint64, error) {
 	rd := &Reader{}
 	if err := rd.ResetBytes(data); err != nil {
 		return nil, nil, nil, err
@@ -190,7 +191,7 @@ func expandFDR(data []byte) ([]Event, []eventExtra, []uint64, error) {
 	// Blocks are verified while they are expanded, in one pass; on a
 	// failure they are verified again in llvm-xray's order so the error
 	// reported is the one llvm-xray reports.
-	evs := make([]Event, 0, len(data)/FunctionSize)
+	slots := make([]slot, 0, len(data)/FunctionSize)
 	x := expander{version: h.Version}
 	var v Verifier
 	for _, g := range groups {
@@ -207,7 +208,7 @@ func expandFDR(data []byte) ([]Event, []eventExtra, []uint64, error) {
 					if err = v.step(StateFunction, off); err != nil {
 						break
 					}
-					x.function(act, id, d, &evs)
+					x.function(act, id, d, &slots)
 					continue
 				}
 				var ok bool
@@ -217,7 +218,7 @@ func expandFDR(data []byte) ([]Event, []eventExtra, []uint64, error) {
 				if err = v.Next(&rec); err != nil {
 					break
 				}
-				x.visit(&rec, &evs)
+				x.visit(&rec, &slots)
 			}
 			if err == nil {
 				err = v.End()
@@ -226,9 +227,44 @@ func expandFDR(data []byte) ([]Event, []eventExtra, []uint64, error) {
 				return nil, nil, nil, verifyGroups(br, groups)
 			}
 		}
-		x.emit(&evs)
+		x.emit(&slots)
+	}
+	var evs []Event
+	if sortByTSC {
+		evs = sortSlots(slots, x.ctxs)
+	} else {
+		evs = make([]Event, len(slots))
+		for i := range slots {
+			evs[i] = slots[i].event(x.ctxs)
+		}
 	}
 	return evs, x.extras, x.args, nil
+}
+
+// slot is an expanded FDR event before the sort, in half the size of an
+// Event: its time, its function and kind, and the index of the rest in a
+// table of contexts (a thread's CPU, ids and record type change seldom,
+// so most events share one). The unsorted events are the larger of the
+// two arrays the sort needs.
+type slot struct {
+	TSC uint64
+	fk  uint32 // FuncID (28 bits in FDR logs) | Kind<<28
+	ctx uint32
+}
+
+// slotCtx is the rest of an Event.
+type slotCtx struct {
+	RecordType, CPU uint16
+	extra           uint32
+	TID, PID        uint32
+}
+
+const slotIDMask = 1<<28 - 1
+
+func (s *slot) event(ctxs []slotCtx) Event {
+	c := &ctxs[s.ctx]
+	return Event{RecordType: c.RecordType, CPU: c.CPU, Kind: EventKind(s.fk >> 28), FuncID: int32(s.fk & slotIDMask),
+		extra: c.extra, TSC: s.TSC, TID: c.TID, PID: c.PID}
 }
 
 // verifyGroups checks every block, end states included, in llvm-xray's
@@ -262,28 +298,32 @@ type expander struct {
 	ext      eventExtra // the pending event's arguments and payload
 	extras   []eventExtra
 	args     []uint64
+	ctxs     []slotCtx
 }
 
 func (x *expander) reset() {
-	v, extras, args := x.version, x.extras, x.args
-	*x = expander{version: v, extras: extras, args: args}
+	v, extras, args, ctxs := x.version, x.extras, x.args, x.ctxs
+	*x = expander{version: v, extras: extras, args: args, ctxs: ctxs}
 }
 
 // emit finishes the pending event.
-func (x *expander) emit(evs *[]Event) {
+func (x *expander) emit(slots *[]slot) {
 	if x.building {
-		x.cur.extra = 0
+		c := slotCtx{RecordType: x.cur.RecordType, CPU: x.cur.CPU, TID: x.cur.TID, PID: x.cur.PID}
 		if x.ext.argN > 0 || x.ext.dataN > 0 {
 			x.extras = append(x.extras, x.ext)
-			x.cur.extra = uint32(len(x.extras))
+			c.extra = uint32(len(x.extras))
 		}
-		*evs = append(*evs, x.cur)
+		if n := len(x.ctxs); n == 0 || x.ctxs[n-1] != c {
+			x.ctxs = append(x.ctxs, c)
+		}
+		*slots = append(*slots, slot{TSC: x.cur.TSC, fk: uint32(x.cur.FuncID)&slotIDMask | uint32(x.cur.Kind)<<28, ctx: uint32(len(x.ctxs) - 1)})
 	}
 	x.building = false
 	x.ext.argN, x.ext.dataN = 0, 0
 }
 
-func (x *expander) visit(rec *Record, evs *[]Event) {
+func (x *expander) visit(rec *Record, evs *[]slot) {
 	switch rec.Kind {
 	case KindNewCPU:
 		x.cpu, x.base = rec.CPU, rec.TSC
@@ -332,7 +372,7 @@ func (x *expander) visit(rec *Record, evs *[]Event) {
 	}
 }
 
-func (x *expander) function(act Action, id int32, delta uint32, evs *[]Event) {
+func (x *expander) function(act Action, id int32, delta uint32, evs *[]slot) {
 	x.emit(evs)
 	if x.ignoring {
 		return
@@ -359,66 +399,127 @@ func sortBlocks(b []Block) { stdSort(b, blockLess) }
 // heap; ties go to the earlier run, which keeps the sort stable. Inputs
 // with many short runs use the library's stable sort.
 func sortEvents(evs []Event) []Event {
-	n := len(evs)
 	var starts []int
+	merge := true
 	for i := range evs {
 		if i == 0 || evs[i].TSC < evs[i-1].TSC {
-			starts = append(starts, i)
-			if len(starts) > 64 && len(starts) > n/16 {
-				slices.SortStableFunc(evs, func(a, b Event) int { return cmp.Compare(a.TSC, b.TSC) })
-				return evs
+			if starts = append(starts, i); manyRuns(len(starts), len(evs)) {
+				merge = false
+				break
 			}
 		}
+	}
+	if !merge {
+		slices.SortStableFunc(evs, func(a, b Event) int { return cmp.Compare(a.TSC, b.TSC) })
+		return evs
 	}
 	if len(starts) <= 1 {
 		return evs
 	}
-	k := len(starts)
-	pos := make([]int, k)
-	end := make([]int, k)
-	head := make([]uint64, k) // TSC at pos
-	heap := make([]int, k)    // run numbers
-	for r := range starts {
-		pos[r] = starts[r]
-		end[r] = n
-		if r+1 < k {
-			end[r] = starts[r+1]
-		}
-		head[r] = evs[pos[r]].TSC
-		heap[r] = r
-	}
-	less := func(a, b int) bool { return head[a] < head[b] || head[a] == head[b] && a < b }
-	down := func(i int) {
-		for {
-			c := 2*i + 1
-			if c >= len(heap) {
-				return
-			}
-			if c+1 < len(heap) && less(heap[c+1], heap[c]) {
-				c++
-			}
-			if !less(heap[c], heap[i]) {
-				return
-			}
-			heap[i], heap[c] = heap[c], heap[i]
-			i = c
-		}
-	}
-	for i := len(heap)/2 - 1; i >= 0; i-- {
-		down(i)
-	}
-	out := make([]Event, n)
+	m := newRunMerge(starts, len(evs), func(i int) uint64 { return evs[i].TSC })
+	out := make([]Event, len(evs))
 	for o := range out {
-		r := heap[0]
-		out[o] = evs[pos[r]]
-		pos[r]++
-		if pos[r] == end[r] {
-			heap[0] = heap[len(heap)-1]
-			heap = heap[:len(heap)-1]
+		r := m.heap[0]
+		out[o] = evs[m.pos[r]]
+		if m.pos[r]++; m.pos[r] == m.end[r] {
+			m.drop()
 		} else {
-			head[r] = evs[pos[r]].TSC
+			m.head[r] = evs[m.pos[r]].TSC
 		}
-		down(0)
+		m.down(0)
 	}
 	return out
+}
+
+// sortSlots is sortEvents for the slots of an FDR log, which it turns into
+// events on the way (in order when it need not sort).
+func sortSlots(slots []slot, ctxs []slotCtx) []Event {
+	var starts []int
+	merge := true
+	for i := range slots {
+		if i == 0 || slots[i].TSC < slots[i-1].TSC {
+			if starts = append(starts, i); manyRuns(len(starts), len(slots)) {
+				merge = false
+				break
+			}
+		}
+	}
+	if !merge {
+		slices.SortStableFunc(slots, func(a, b slot) int { return cmp.Compare(a.TSC, b.TSC) })
+	}
+	out := make([]Event, len(slots))
+	if !merge || len(starts) <= 1 {
+		for i := range slots {
+			out[i] = slots[i].event(ctxs)
+		}
+		return out
+	}
+	m := newRunMerge(starts, len(slots), func(i int) uint64 { return slots[i].TSC })
+	for o := range out {
+		r := m.heap[0]
+		out[o] = slots[m.pos[r]].event(ctxs)
+		if m.pos[r]++; m.pos[r] == m.end[r] {
+			m.drop()
+		} else {
+			m.head[r] = slots[m.pos[r]].TSC
+		}
+		m.down(0)
+	}
+	return out
+}
+
+// manyRuns reports whether k runs of n elements are too many to merge.
+func manyRuns(k, n int) bool { return k > 64 && k > n/16 }
+
+// runMerge is a heap of ascending runs (of n elements, starting at
+// starts) by the TSC at their head, the earlier run first on ties.
+type runMerge struct {
+	pos, end []int    // of each run
+	head     []uint64 // TSC at pos
+	heap     []int    // run numbers
+}
+
+func newRunMerge(starts []int, n int, tsc func(i int) uint64) *runMerge {
+	k := len(starts)
+	m := &runMerge{pos: make([]int, k), end: make([]int, k), head: make([]uint64, k), heap: make([]int, k)}
+	for r := range starts {
+		m.pos[r] = starts[r]
+		m.end[r] = n
+		if r+1 < k {
+			m.end[r] = starts[r+1]
+		}
+		m.head[r] = tsc(m.pos[r])
+		m.heap[r] = r
+	}
+	for i := k/2 - 1; i >= 0; i-- {
+		m.down(i)
+	}
+	return m
+}
+
+func (m *runMerge) less(a, b int) bool {
+	return m.head[a] < m.head[b] || m.head[a] == m.head[b] && a < b
+}
+
+// drop takes the run at the top, used up, out of the heap.
+func (m *runMerge) drop() {
+	m.heap[0] = m.heap[len(m.heap)-1]
+	m.heap = m.heap[:len(m.heap)-1]
+}
+
+func (m *runMerge) down(i int) {
+	for {
+		c := 2*i + 1
+		if c >= len(m.heap) {
+			return
+		}
+		if c+1 < len(m.heap) && m.less(m.heap[c+1], m.heap[c]) {
+			c++
+		}
+		if !m.less(m.heap[c], m.heap[i]) {
+			return
+		}
+		m.heap[i], m.heap[c] = m.heap[c], m.heap[i]
+		i = c
+	}
 }
