@@ -147,7 +147,7 @@ func (z *Reader) sequences(src, lits, wide []byte) error {
 		case 0: // predefined
 			d := &predefined[k]
 			copy(t.entries[:1<<d.log], d.entries[:])
-			t.log, t.valid = d.log, true
+			t.log, t.valid, t.noExtra = d.log, true, d.noExtra
 		case 1: // RLE
 			if p >= len(src) {
 				return ErrCorrupt

@@ -249,6 +249,7 @@ type seqTable struct {
 	entries [512]seqEntry
 	log     uint8
 	valid   bool
+	noExtra bool // no state reads extra bits
 }
 
 // fill builds the table from probabilities: the states' symbols spread
@@ -271,6 +272,7 @@ func (t *seqTable) fill(k seqKind, probs []int16, accLog int, scratch *[512]fseE
 	}
 	t.log = uint8(accLog)
 	t.valid = true
+	t.noExtra = len(probs) <= firstExtra[k]
 	return nil
 }
 
@@ -280,7 +282,11 @@ func (t *seqTable) rle(k seqKind, sym uint8) {
 	t.entries[0] = packSeq(base, extra, fseEntry{})
 	t.log = 0
 	t.valid = true
+	t.noExtra = extra == 0
 }
+
+// firstExtra is each kind's first symbol with extra bits.
+var firstExtra = [3]int{kindLL: 16, kindOF: 1, kindML: 32}
 
 var (
 	predefined [3]seqTable
