@@ -147,7 +147,7 @@ func (z *Reader) sequences(src, lits, wide []byte) error {
 		case 0: // predefined
 			d := &predefined[k]
 			copy(t.entries[:1<<d.log], d.entries[:])
-			t.log, t.valid, t.noExtra = d.log, true, d.noExtra
+			t.log, t.valid, t.noExtra, t.rep1 = d.log, true, d.noExtra, d.rep1
 		case 1: // RLE
 			if p >= len(src) {
 				return ErrCorrupt

@@ -68,7 +68,7 @@ func (z *Reader) execute(src []byte, nseq int, lits, wide []byte) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		if op, lp, err = execSeqs(z.batch[:k], z.lens, out, op, lim, wide, lp, len(lits), &z.rep, z.window); err != nil {
+		if op, lp, err = execSeqs(z.batch[:k], z.lens, out, op, lim, wide, lp, len(lits), &z.rep, z.window, z.seq[kindOF].rep1); err != nil {
 			return 0, err
 		}
 	}
@@ -232,13 +232,17 @@ func (z *Reader) decodeSeqsNoLLExtra() (int, error) {
 // registers; it leaves long non-overlapping matches to a general
 // function. Other batches go one sequence at a time through the general
 // function.
-func execSeqs(seqs []seqVal, lens uint64, out []byte, op, lim int, wide []byte, lp, nlits int, rep *[4]int, window int) (int, int, error) {
+func execSeqs(seqs []seqVal, lens uint64, out []byte, op, lim int, wide []byte, lp, nlits int, rep *[4]int, window int, rep1 bool) (int, int, error) {
 	lsum, sum := int(uint32(lens)), int(lens>>32)
 	sum += lsum
 	if op+sum <= len(out)-copySlack && lsum <= nlits-lp && lp+lsum+copySlack <= len(wide) {
 		for i := 0; ; i++ {
 			var err error
-			i, op, lp, err = execChunks(seqs, i, out, op, wide, lp, rep, window)
+			if rep1 {
+				i, op, lp, err = execChunksRep1(seqs, i, out, op, wide, lp, rep, window)
+			} else {
+				i, op, lp, err = execChunks(seqs, i, out, op, wide, lp, rep, window)
+			}
 			if err != nil || i == len(seqs) {
 				return op, lp, err
 			}
@@ -359,6 +363,109 @@ func execChunks(seqs []seqVal, i int, out []byte, op int, wide []byte, lp int, r
 			// A distance under 8: byte by byte until the pattern
 			// repeats at a distance of at least 8, then 8 bytes at a
 			// time from that distance.
+			d := off * ((8 + off - 1) / off)
+			j := 0
+			for ; j < ml && j < d; j++ {
+				out[op+j] = out[m+j]
+			}
+			for ; j < ml; j += 8 {
+				*(*[8]byte)(out[op+j : op+j+8]) = *(*[8]byte)(out[op+j-d : op+j-d+8])
+			}
+		}
+		op += ml
+	}
+	return i, op, lp, nil
+}
+
+// execChunksRep1 is execChunks, but for blocks whose offset table makes
+// nearly every sequence use the first repeat offset again (as apitrace's
+// traces at zstd -3 do, 98% of their sequences): those take a branch
+// that leaves the repeat offsets alone, saving their reads and writes.
+// Elsewhere that branch would be mispredicted too often, so it is a copy
+// of the loop, chosen per block, rather than a branch in execChunks.
+func execChunksRep1(seqs []seqVal, i int, out []byte, op int, wide []byte, lp int, rep *[4]int, window int) (int, int, int, error) {
+	for ; i < len(seqs); i++ {
+		s := &seqs[i]
+		ll, ml, ov := int(s.ll), int(s.ml), int(s.off)
+		var off int
+		if ov == 1 && ll != 0 {
+			// The first repeat offset again: nothing moves.
+			off = rep[0]
+		} else if ov > 3 {
+			off = ov - 3
+			if off > window {
+				return 0, 0, 0, errSeqOffset
+			}
+			rep[2], rep[1] = rep[1], rep[0]
+			rep[0], rep[3] = off, off-1
+		} else {
+			idx := ov - 1
+			if ll == 0 {
+				idx++
+			}
+			off = rep[idx&3]
+			r1, r3 := rep[0], rep[2]
+			if idx >= 2 {
+				r3 = rep[1]
+			}
+			r2 := rep[1]
+			if idx != 0 {
+				r2 = r1
+			}
+			if off == 0 {
+				return 0, 0, 0, errZeroOffset
+			}
+			rep[1], rep[2] = r2, r3
+			rep[0], rep[3] = off, off-1
+		}
+		if ml > 128 && ml <= off {
+			s.off = uint32(off)
+			return i, op, lp, nil
+		}
+		// Literals.
+		if ll <= 16 {
+			*(*[16]byte)(out[op : op+16]) = *(*[16]byte)(wide[lp : lp+16])
+		} else {
+			for j := 0; j < ll; j += 16 {
+				*(*[16]byte)(out[op+j : op+j+16]) = *(*[16]byte)(wide[lp+j : lp+j+16])
+			}
+		}
+		op += ll
+		lp += ll
+
+		// Match.
+		if off > op {
+			return 0, 0, 0, errSeqOffset
+		}
+		m := op - off
+		switch {
+		case ml <= off:
+			if ml <= 16 {
+				*(*[16]byte)(out[op : op+16]) = *(*[16]byte)(out[m : m+16])
+			} else if ml <= 32 {
+				src, dst := out[m:m+32], out[op:op+32]
+				w0 := binary.LittleEndian.Uint64(src[0:])
+				w1 := binary.LittleEndian.Uint64(src[8:])
+				w2 := binary.LittleEndian.Uint64(src[16:])
+				w3 := binary.LittleEndian.Uint64(src[24:])
+				binary.LittleEndian.PutUint64(dst[0:], w0)
+				binary.LittleEndian.PutUint64(dst[8:], w1)
+				binary.LittleEndian.PutUint64(dst[16:], w2)
+				binary.LittleEndian.PutUint64(dst[24:], w3)
+			} else {
+				for j := 0; j < ml; j += 16 {
+					*(*[16]byte)(out[op+j : op+j+16]) = *(*[16]byte)(out[m+j : m+j+16])
+				}
+			}
+		case off >= 16:
+			for j := 0; j < ml; j += 16 {
+				*(*[16]byte)(out[op+j : op+j+16]) = *(*[16]byte)(out[m+j : m+j+16])
+			}
+		case off >= 8:
+			for j := 0; j < ml; j += 8 {
+				*(*[8]byte)(out[op+j : op+j+8]) = *(*[8]byte)(out[m+j : m+j+8])
+			}
+		default:
 			d := off * ((8 + off - 1) / off)
 			j := 0
 			for ; j < ml && j < d; j++ {

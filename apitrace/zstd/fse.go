@@ -250,6 +250,7 @@ type seqTable struct {
 	log     uint8
 	valid   bool
 	noExtra bool // no state reads extra bits
+	rep1    bool // offsets: code 0 (mostly the first repeat offset) has 15/16 of the states or more
 }
 
 // fill builds the table from probabilities: the states' symbols spread
@@ -273,6 +274,7 @@ func (t *seqTable) fill(k seqKind, probs []int16, accLog int, scratch *[512]fseE
 	t.log = uint8(accLog)
 	t.valid = true
 	t.noExtra = len(probs) <= firstExtra[k]
+	t.rep1 = k == kindOF && len(probs) > 0 && int(probs[0])*16 >= 15<<accLog
 	return nil
 }
 
@@ -283,6 +285,7 @@ func (t *seqTable) rle(k seqKind, sym uint8) {
 	t.log = 0
 	t.valid = true
 	t.noExtra = extra == 0
+	t.rep1 = k == kindOF && sym == 0
 }
 
 // firstExtra is each kind's first symbol with extra bits.
