@@ -117,6 +117,28 @@ func BenchmarkYAML(b *testing.B) {
 	}
 }
 
+// BenchmarkWriteYAML formats the events of each input (expanded once,
+// before the timing) as YAML; with -cpu 1 it measures the formatting
+// alone.
+func BenchmarkWriteYAML(b *testing.B) {
+	for name, data := range benchInputs(b) {
+		b.Run(name, func(b *testing.B) {
+			tr, err := Expand(data, true)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if err := WriteYAML(io.Discard, tr); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
 // BenchmarkWriter writes back every record of each input (records read
 // once, before the timing).
 func BenchmarkWriter(b *testing.B) {

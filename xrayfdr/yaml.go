@@ -3,6 +3,7 @@ package xrayfdr
 import (
 	"io"
 	"runtime"
+	"slices"
 	"strconv"
 	"unicode"
 	"unicode/utf8"
@@ -105,10 +106,10 @@ func writeYAMLRecords(w io.Writer, t *Trace, evs []Event) error {
 		return b
 	}
 	if workers <= 1 {
-		var c yamlCache
+		c := new(yamlCache)
 		buf := make([]byte, 0, min(len(evs), chunk)*160)
 		for lo := 0; lo < len(evs); lo += chunk {
-			buf = format(buf[:0], evs[lo:min(lo+chunk, len(evs))], &c)
+			buf = format(buf[:0], evs[lo:min(lo+chunk, len(evs))], c)
 			if _, err := w.Write(buf); err != nil {
 				return err
 			}
@@ -116,9 +117,14 @@ func writeYAMLRecords(w io.Writer, t *Trace, evs []Event) error {
 		return nil
 	}
 	// Each chunk gets a channel, queued in order; at most 2*workers
-	// chunks are in flight, and their buffers are recycled.
-	queue := make(chan chan []byte, 2*workers)
-	free := make(chan []byte, 2*workers+1)
+	// chunks are in flight, and their buffers (with the text caches,
+	// which depend only on the events) are recycled.
+	type chunkText struct {
+		b []byte
+		c yamlCache
+	}
+	queue := make(chan chan *chunkText, 2*workers)
+	free := make(chan *chunkText, 2*workers+1)
 	sem := make(chan struct{}, workers)
 	done := make(chan struct{})
 	defer close(done)
@@ -126,7 +132,7 @@ func writeYAMLRecords(w io.Writer, t *Trace, evs []Event) error {
 		defer close(queue)
 		for lo := 0; lo < len(evs); lo += chunk {
 			part := evs[lo:min(lo+chunk, len(evs))]
-			res := make(chan []byte, 1)
+			res := make(chan *chunkText, 1)
 			select {
 			case queue <- res:
 			case <-done:
@@ -134,25 +140,25 @@ func writeYAMLRecords(w io.Writer, t *Trace, evs []Event) error {
 			}
 			sem <- struct{}{}
 			go func() {
-				var buf []byte
+				var ct *chunkText
 				select {
-				case buf = <-free:
+				case ct = <-free:
 				default:
-					buf = make([]byte, 0, chunk*160)
+					ct = &chunkText{b: make([]byte, 0, chunk*160)}
 				}
-				var c yamlCache
-				res <- format(buf[:0], part, &c)
+				ct.b = format(ct.b[:0], part, &ct.c)
+				res <- ct
 				<-sem
 			}()
 		}
 	}()
 	for res := range queue {
-		b := <-res
-		if _, err := w.Write(b); err != nil {
+		ct := <-res
+		if _, err := w.Write(ct.b); err != nil {
 			return err
 		}
 		select {
-		case free <- b:
+		case free <- ct:
 		default:
 		}
 	}
@@ -164,37 +170,59 @@ func (t *Trace) AppendYAMLRecord(b []byte, e *Event) []byte {
 	if t == nil || e == nil {
 		return b
 	}
-	var c yamlCache
-	return t.appendYAMLRecord(b, e, &c)
+	var x lineText
+	x.fill(e)
+	var tsc tscCache
+	return t.appendYAMLLine(b, e, &x, &tsc)
 }
 
-// yamlCache keeps the text of the last few (cpu, thread, process)
-// triples: threads interleave in TSC order, and each repeats its own.
+// yamlCache keeps the text around an event's numbers for the
+// (cpu, thread, process, record type, kind) tuples met: threads
+// interleave in TSC order, and each repeats its own. A tuple has two
+// places in the table, found from a hash of its key; one of them is
+// replaced when neither holds it.
 type yamlCache struct {
-	ctx  [8]ctxText
-	next int
-	tsc  tscCache
+	keys  [64][2]uint64 // cpu, record type, kind and a set bit; thread, process
+	lines [64]lineText
+	flip  int
+	tsc   tscCache
 }
 
-type ctxText struct {
-	ok       bool
-	cpu      uint16
-	tid, pid uint32
-	text     []byte
+// lineText is the fixed text of a YAML line but for the function id and
+// the TSC. The arrays are copied whole into a line's window (a few
+// moves, no call); only the first preN and midN bytes count.
+type lineText struct {
+	preN, midN uint8
+	pre        [32]byte // "  - { type: T, func-id: "
+	mid        [96]byte // "', cpu: C[, thread: T][, process: P], kind: K, tsc: "
 }
 
-// context returns ", cpu: C[, thread: T][, process: P], kind: " for e.
-func (c *yamlCache) context(e *Event) []byte {
-	for i := range c.ctx {
-		x := &c.ctx[i]
-		if x.ok && x.cpu == e.CPU && x.tid == e.TID && x.pid == e.PID {
-			return x.text
-		}
+// line returns the lineText of e's tuple.
+func (c *yamlCache) line(e *Event) *lineText {
+	key1 := uint64(e.CPU) | uint64(e.RecordType)<<16 | uint64(e.Kind)<<32 | 1<<40
+	key2 := uint64(e.TID) | uint64(e.PID)<<32
+	h := int(((key1^key2<<7^key2>>29)*0x9E3779B97F4A7C15)>>58) &^ 1
+	if k := &c.keys[h]; k[0] == key1 && k[1] == key2 {
+		return &c.lines[h]
 	}
-	x := &c.ctx[c.next]
-	c.next = (c.next + 1) % len(c.ctx)
-	x.ok, x.cpu, x.tid, x.pid = true, e.CPU, e.TID, e.PID
-	s := append(x.text[:0], ", cpu: "...)
+	if k := &c.keys[h+1]; k[0] == key1 && k[1] == key2 {
+		return &c.lines[h+1]
+	}
+	c.flip ^= 1
+	h += c.flip
+	c.keys[h] = [2]uint64{key1, key2}
+	x := &c.lines[h]
+	x.fill(e)
+	return x
+}
+
+// fill sets x to the text of e's tuple.
+func (x *lineText) fill(e *Event) {
+	s := append(x.pre[:0], "  - { type: "...)
+	s = appendUint(s, uint64(e.RecordType))
+	s = append(s, ", func-id: "...)
+	x.preN = uint8(copy(x.pre[:], s))
+	s = append(x.mid[:0], "', cpu: "...)
 	s = appendUint(s, uint64(e.CPU))
 	if e.TID != 0 {
 		s = append(s, ", thread: "...)
@@ -204,18 +232,71 @@ func (c *yamlCache) context(e *Event) []byte {
 		s = append(s, ", process: "...)
 		s = appendUint(s, uint64(e.PID))
 	}
-	x.text = append(s, ", kind: "...)
-	return x.text
+	s = append(s, ", kind: "...)
+	s = append(s, e.Kind.String()...)
+	s = append(s, ", tsc: "...)
+	x.midN = uint8(copy(x.mid[:], s))
+}
+
+// A line without call arguments, payload or name is formatted in a
+// window of yamlWindow bytes checked once per line: at most 181 bytes
+// (28 before the id, two 10-digit ids, 13 between them, 86 after the
+// second, a 20-digit TSC, 14 at the end), each piece written whole (up
+// to 96 bytes past its start). Offsets into the window are masked,
+// which costs nothing and spares every store its bounds check.
+const (
+	yamlRoom   = 256
+	yamlMask   = yamlRoom - 1
+	yamlWindow = yamlRoom + 128
+)
+
+var (
+	yamlFunction = pad16(", function: '")
+	yamlNoData   = pad16(", data: '' }\n")
+)
+
+const (
+	yamlFunctionLen = len(", function: '")
+	yamlNoDataLen   = len(", data: '' }\n")
+)
+
+func pad16(s string) (a [16]byte) {
+	copy(a[:], s)
+	return a
 }
 
 func (t *Trace) appendYAMLRecord(b []byte, e *Event, c *yamlCache) []byte {
-	b = append(b, "  - { type: "...)
-	if e.RecordType < 10 {
-		b = append(b, byte('0'+e.RecordType))
-	} else {
-		b = appendUint(b, uint64(e.RecordType))
+	if t.names != nil || e.extra != 0 || e.FuncID < 0 {
+		return t.appendYAMLLine(b, e, c.line(e), &c.tsc)
 	}
-	b = append(b, ", func-id: "...)
+	if cap(b)-len(b) < yamlWindow {
+		b = slices.Grow(b, yamlWindow)
+	}
+	off := len(b)
+	w := (*[yamlWindow]byte)(b[off : off+yamlWindow])
+	x := c.line(e)
+	*(*[32]byte)(w[0:32]) = x.pre
+	p := int(x.preN)
+	// The id is formatted twice: reading back the digits just stored
+	// (a wide load over narrow stores) stalls the processor longer.
+	p = putDecimal(w, p, uint64(e.FuncID))
+	q := p & yamlMask
+	*(*[16]byte)(w[q : q+16]) = yamlFunction
+	p = putDecimal(w, p+yamlFunctionLen, uint64(e.FuncID))
+	q = p & yamlMask
+	*(*[96]byte)(w[q : q+96]) = x.mid
+	p += int(x.midN)
+	p = c.tsc.put(w, p, e.TSC)
+	q = p & yamlMask
+	*(*[16]byte)(w[q : q+16]) = yamlNoData
+	p += yamlNoDataLen
+	return b[:off+p]
+}
+
+// appendYAMLLine formats any event (with call arguments, a payload, a
+// name, or an id below zero) from the text of its tuple, x.
+func (t *Trace) appendYAMLLine(b []byte, e *Event, x *lineText, tsc *tscCache) []byte {
+	b = append(b, x.pre[:x.preN]...)
 	n := len(b)
 	if e.FuncID >= 0 {
 		b = appendUint(b, uint64(e.FuncID))
@@ -241,10 +322,8 @@ func (t *Trace) appendYAMLRecord(b []byte, e *Event, c *yamlCache) []byte {
 		}
 		b = append(b, " ]"...)
 	}
-	b = append(b, c.context(e)...)
-	b = append(b, e.Kind.String()...)
-	b = append(b, ", tsc: "...)
-	b = c.tsc.appendTSC(b, e.TSC)
+	b = append(b, x.mid[1:x.midN]...) // without the closing quote
+	b = tsc.appendTSC(b, e.TSC)
 	data := t.Data(e)
 	if len(data) == 0 {
 		return append(b, ", data: '' }\n"...)
