@@ -235,7 +235,7 @@ func expandFDR(data []byte, sortByTSC bool) ([]Event, []eventExtra, []uint64, er
 	} else {
 		evs = make([]Event, len(slots))
 		for i := range slots {
-			evs[i] = slots[i].event(x.ctxs)
+			slots[i].fill(&evs[i], x.ctxs)
 		}
 	}
 	return evs, x.extras, x.args, nil
@@ -262,9 +262,18 @@ type slotCtx struct {
 const slotIDMask = 1<<28 - 1
 
 func (s *slot) event(ctxs []slotCtx) Event {
+	var e Event
+	s.fill(&e, ctxs)
+	return e
+}
+
+// fill sets every field of e, one by one: building the Event whole and
+// copying it stores its narrow fields then loads them back wide, which
+// stalls.
+func (s *slot) fill(e *Event, ctxs []slotCtx) {
 	c := &ctxs[s.ctx]
-	return Event{RecordType: c.RecordType, CPU: c.CPU, Kind: EventKind(s.fk >> 28), FuncID: int32(s.fk & slotIDMask),
-		extra: c.extra, TSC: s.TSC, TID: c.TID, PID: c.PID}
+	e.RecordType, e.CPU, e.Kind, e.FuncID = c.RecordType, c.CPU, EventKind(s.fk>>28), int32(s.fk&slotIDMask)
+	e.extra, e.TSC, e.TID, e.PID = c.extra, s.TSC, c.TID, c.PID
 }
 
 // verifyGroups checks every block, end states included, in llvm-xray's
@@ -450,14 +459,14 @@ func sortSlots(slots []slot, ctxs []slotCtx) []Event {
 	out := make([]Event, len(slots))
 	if !merge || len(starts) <= 1 {
 		for i := range slots {
-			out[i] = slots[i].event(ctxs)
+			slots[i].fill(&out[i], ctxs)
 		}
 		return out
 	}
 	m := newRunMerge(starts, len(slots), func(i int) uint64 { return slots[i].TSC })
 	for o := range out {
 		r := m.heap[0]
-		out[o] = slots[m.pos[r]].event(ctxs)
+		slots[m.pos[r]].fill(&out[o], ctxs)
 		if m.pos[r]++; m.pos[r] == m.end[r] {
 			m.drop()
 		} else {
