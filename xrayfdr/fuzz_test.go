@@ -135,8 +135,18 @@ func FuzzVerify(f *testing.F) {
 		Verify(data)
 		tr, err := Expand(data, true)
 		if err == nil {
-			if err := WriteYAML(io.Discard, tr); err != nil {
+			var out bytes.Buffer
+			if err := WriteYAML(&out, tr); err != nil {
 				t.Fatal(err)
+			}
+			// the lines written in parallel, most in a fixed window,
+			// are those of the general path
+			var want []byte
+			for i := range tr.Events {
+				want = tr.AppendYAMLRecord(want, &tr.Events[i])
+			}
+			if len(want) > 0 && !bytes.Contains(out.Bytes(), want) {
+				t.Fatal("WriteYAML's lines differ from AppendYAMLRecord's")
 			}
 			if err := WriteChrome(io.Discard, tr, nil); err != nil {
 				t.Fatal(err)
