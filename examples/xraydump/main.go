@@ -225,7 +225,7 @@ func extract(w io.Writer, path string, o options) error {
 	return m.WriteYAML(w, o.symbolize, o.demangle)
 }
 
-func dump(w io.Writer, path string, o options, convert bool) error {
+func dump(w io.Writer, path string, o options, convert bool) (err error) {
 	if !o.verify && !o.yaml && !o.chrome {
 		f, err := os.Open(path)
 		if err != nil {
@@ -241,10 +241,17 @@ func dump(w io.Writer, path string, o options, convert bool) error {
 			return err
 		}
 	}
-	data, err := os.ReadFile(path)
+	data, release, err := readLog(path)
 	if err != nil {
 		return err
 	}
+	// The bytes are released only after a success: on a failure to
+	// write, goroutines formatting YAML may still be reading them.
+	defer func() {
+		if err == nil {
+			release()
+		}
+	}()
 	switch {
 	case o.yaml:
 		t, err := xrayfdr.Expand(data, true)
