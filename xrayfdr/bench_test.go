@@ -2,10 +2,12 @@ package xrayfdr
 
 import (
 	"bytes"
+	"encoding/binary"
 	"io"
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/tracefmt/tracefmt/internal/testutil"
 )
@@ -74,6 +76,40 @@ func countRecords(rd *Reader) int {
 }
 
 // countAll reads to the end or the first error with All.
+// BenchmarkBytesReaderBesideScan alternates a pass of BenchmarkBytesReader's
+// loop with a plain scan of the same bytes, eight at a time, and reports
+// both throughputs. On a shared machine the memory a pass reads runs at
+// different speeds from one moment to the next; the scan beside each pass
+// says which state the machine was in.
+func BenchmarkBytesReaderBesideScan(b *testing.B) {
+	for name, data := range benchInputs(b) {
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			rd := new(Reader)
+			var tRead, tScan time.Duration
+			var sum uint64
+			for i := 0; i < b.N; i++ {
+				t0 := time.Now()
+				if err := rd.ResetBytes(data); err != nil {
+					b.Fatal(err)
+				}
+				countAll(rd)
+				t1 := time.Now()
+				for p := 0; p+8 <= len(data); p += 8 {
+					sum += binary.LittleEndian.Uint64(data[p:])
+				}
+				tRead += t1.Sub(t0)
+				tScan += time.Since(t1)
+			}
+			mb := float64(len(data)) * float64(b.N) / 1e6
+			b.ReportMetric(mb/tRead.Seconds(), "read-MB/s")
+			b.ReportMetric(mb/tScan.Seconds(), "scan-MB/s")
+			b.ReportMetric(float64(sum&1), "sum-bit") // keeps the scan
+		})
+	}
+}
+
 func countAll(rd *Reader) int {
 	n := 0
 	for _, err := range rd.All() {
