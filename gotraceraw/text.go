@@ -10,6 +10,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/tracefmt/tracefmt/internal/decimal"
 	"github.com/tracefmt/tracefmt/varint"
 )
 
@@ -79,11 +80,6 @@ func appendText(b []byte, e *Event) ([]byte, int) {
 
 const lowerhex = "0123456789abcdef"
 
-// digitPairs holds "00" to "99".
-const digitPairs = "00010203040506070809101112131415161718192021222324252627282930313233343536373839" +
-	"40414243444546474849505152535455565758596061626364656667686970717273747576777879" +
-	"8081828384858687888990919293949596979899"
-
 // appendUint appends v in decimal, as strconv.AppendUint(b, v, 10), two
 // digits at a time and without a call for the small values traces hold.
 func appendUint(b []byte, v uint64) []byte {
@@ -96,12 +92,12 @@ func appendUint(b []byte, v uint64) []byte {
 		q := v / 100
 		d := (v - q*100) * 2
 		i -= 2
-		tmp[i], tmp[i+1] = digitPairs[d], digitPairs[d+1]
+		tmp[i], tmp[i+1] = decimal.Pairs[d], decimal.Pairs[d+1]
 		v = q
 	}
 	if v >= 10 {
 		i -= 2
-		tmp[i], tmp[i+1] = digitPairs[2*v], digitPairs[2*v+1]
+		tmp[i], tmp[i+1] = decimal.Pairs[2*v], decimal.Pairs[2*v+1]
 	} else {
 		i--
 		tmp[i] = byte('0' + v)

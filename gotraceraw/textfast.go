@@ -5,6 +5,7 @@ import (
 	"math/bits"
 	"slices"
 
+	"github.com/tracefmt/tracefmt/internal/decimal"
 	"github.com/tracefmt/tracefmt/varint"
 )
 
@@ -98,7 +99,7 @@ func appendPlainText(b []byte, args []uint64, pt *plainText) ([]byte, int) {
 			// Most values of a trace: one or two digits, one byte on
 			// the wire.
 			q := p & plainMask
-			binary.LittleEndian.PutUint16(w[q:q+2], smallText[a])
+			binary.LittleEndian.PutUint16(w[q:q+2], decimal.Small[a])
 			p++
 			if a >= 10 {
 				p++
@@ -113,59 +114,25 @@ func appendPlainText(b []byte, args []uint64, pt *plainText) ([]byte, int) {
 	return b[:off+p+1], n
 }
 
-// pairText holds "00" to "99" as little-endian pairs of bytes, and
-// smallText the text of 0 to 99 the same way, the second byte unused
-// below 10.
-var pairText, smallText = func() (pairs, small [100]uint16) {
-	for v := range pairs {
-		pairs[v] = uint16(digitPairs[2*v]) | uint16(digitPairs[2*v+1])<<8
-		small[v] = pairs[v]
-		if v < 10 {
-			small[v] = uint16('0' + v)
-		}
-	}
-	return pairs, small
-}()
-
 // putUint writes v, 10 or more, in decimal at w[p:] and returns the index
 // after it.
 func putUint(w *[plainRoom + 32]byte, p int, v uint64) int {
-	end := p + decimalLen(v)
+	end := p + decimal.Len(v)
 	e := end
 	for v >= 100 {
 		q := v / 100
 		e -= 2
 		k := e & plainMask
-		binary.LittleEndian.PutUint16(w[k:k+2], pairText[v-q*100])
+		binary.LittleEndian.PutUint16(w[k:k+2], decimal.Pair[v-q*100])
 		v = q
 	}
 	if v >= 10 {
 		k := (e - 2) & plainMask
-		binary.LittleEndian.PutUint16(w[k:k+2], pairText[v])
+		binary.LittleEndian.PutUint16(w[k:k+2], decimal.Pair[v])
 	} else {
 		w[(e-1)&plainMask] = byte('0' + v)
 	}
 	return end
-}
-
-// pow10 holds 10^i.
-var pow10 = func() (m [20]uint64) {
-	m[0] = 1
-	for i := 1; i < len(m); i++ {
-		m[i] = m[i-1] * 10
-	}
-	return m
-}()
-
-// decimalLen returns the number of decimal digits of v.
-func decimalLen(v uint64) int {
-	// bits*1233>>12 is log10(2^bits) rounded down, one short of or
-	// equal to the digit count.
-	n := bits.Len64(v|1) * 1233 >> 12
-	if v >= pow10[n%len(pow10)] {
-		n++
-	}
-	return n
 }
 
 // The parser's fast path reads in a window of textWindow bytes (and
