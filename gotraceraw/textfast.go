@@ -65,13 +65,10 @@ var plainTexts = func() (m [256]plainText) {
 	return m
 }()
 
-// plainRoom is the room appendPlainText writes in: more than the longest
-// text of a plain event (five 24-byte pieces and five 20-digit numbers)
-// and the bytes a piece's last word stores past it.
-const (
-	plainRoom = 256
-	plainMask = plainRoom - 1
-)
+// appendPlainText writes in a decimal.Window: 256 bytes, more than the
+// longest text of a plain event (five 24-byte pieces and five 20-digit
+// numbers), and 32 more for the bytes a piece's last word stores past it.
+const plainMask = decimal.WindowMask
 
 // appendPlainText appends the text of an event of type pt with arguments
 // args (as many as the type has) and a newline, and returns the length of
@@ -79,11 +76,12 @@ const (
 // window of the buffer, pieces and digits a word at a time, with indexes
 // that need no bounds checks.
 func appendPlainText(b []byte, args []uint64, pt *plainText) ([]byte, int) {
-	if cap(b)-len(b) < plainRoom+32 {
-		b = slices.Grow(b, plainRoom+32)
+	const room = len(decimal.Window{})
+	if cap(b)-len(b) < room {
+		b = slices.Grow(b, room)
 	}
 	off := len(b)
-	w := (*[plainRoom + 32]byte)(b[off : off+plainRoom+32])
+	w := (*decimal.Window)(b[off : off+room])
 	p, n := 0, 1
 	for i, a := range args {
 		pc := &pt.pieces[i]
@@ -107,32 +105,11 @@ func appendPlainText(b []byte, args []uint64, pt *plainText) ([]byte, int) {
 			n++
 			continue
 		}
-		p = putUint(w, p, a)
+		p = decimal.Put(w, p, a)
 		n += varint.Len(a)
 	}
 	w[p&plainMask] = '\n'
 	return b[:off+p+1], n
-}
-
-// putUint writes v, 10 or more, in decimal at w[p:] and returns the index
-// after it.
-func putUint(w *[plainRoom + 32]byte, p int, v uint64) int {
-	end := p + decimal.Len(v)
-	e := end
-	for v >= 100 {
-		q := v / 100
-		e -= 2
-		k := e & plainMask
-		binary.LittleEndian.PutUint16(w[k:k+2], decimal.Pair[v-q*100])
-		v = q
-	}
-	if v >= 10 {
-		k := (e - 2) & plainMask
-		binary.LittleEndian.PutUint16(w[k:k+2], decimal.Pair[v])
-	} else {
-		w[(e-1)&plainMask] = byte('0' + v)
-	}
-	return end
 }
 
 // The parser's fast path reads in a window of textWindow bytes (and

@@ -39,22 +39,7 @@ func putDecimal(w *[yamlWindow]byte, p int, v uint64) int {
 		}
 		return p + 2
 	}
-	end := p + decimal.Len(v)
-	e := end
-	for v >= 100 {
-		q := v / 100
-		e -= 2
-		k := e & yamlMask
-		binary.LittleEndian.PutUint16(w[k:k+2], decimal.Pair[v-q*100])
-		v = q
-	}
-	if v >= 10 {
-		k := (e - 2) & yamlMask
-		binary.LittleEndian.PutUint16(w[k:k+2], decimal.Pair[v])
-	} else {
-		w[(e-1)&yamlMask] = byte('0' + v)
-	}
-	return end
+	return decimal.Put((*decimal.Window)(w[:len(decimal.Window{})]), p, v)
 }
 
 // tscCache keeps the decimal digits of a TSC above its last four: events

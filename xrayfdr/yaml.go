@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/tracefmt/tracefmt/internal/decimal"
 )
 
 // WriteYAML writes events as llvm-xray convert --output-format=yaml
@@ -245,8 +247,8 @@ func (x *lineText) fill(e *Event) {
 // to 96 bytes past its start). Offsets into the window are masked,
 // which costs nothing and spares every store its bounds check.
 const (
-	yamlRoom   = 256
-	yamlMask   = yamlRoom - 1
+	yamlMask   = decimal.WindowMask // the digits are written by decimal.Put
+	yamlRoom   = yamlMask + 1
 	yamlWindow = yamlRoom + 128
 )
 

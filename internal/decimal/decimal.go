@@ -2,7 +2,10 @@
 // unsigned numbers in decimal two digits at a time.
 package decimal
 
-import "math/bits"
+import (
+	"encoding/binary"
+	"math/bits"
+)
 
 // Pairs is "00" to "99" one after the other: the text of v < 100 is
 // Pairs[2*v : 2*v+2].
@@ -50,4 +53,35 @@ func Len(v uint64) int {
 		n++
 	}
 	return n
+}
+
+// Window is the room a text writer formats one line in. Offsets into it
+// are masked by WindowMask, which spares each store its bounds check;
+// the bytes past WindowMask take what a store at the last offset writes
+// beyond it.
+type Window = [WindowMask + 1 + 32]byte
+
+// WindowMask masks offsets into a Window.
+const WindowMask = 255
+
+// Put writes v, 10 or more, in decimal at w[p:], two digits per store,
+// and returns the offset after it, which must be at most WindowMask+1:
+// the mask spares the stores their bounds checks, the window is no ring.
+func Put(w *Window, p int, v uint64) int {
+	end := p + Len(v)
+	e := end
+	for v >= 100 {
+		q := v / 100
+		e -= 2
+		k := e & WindowMask
+		binary.LittleEndian.PutUint16(w[k:k+2], Pair[v-q*100])
+		v = q
+	}
+	if v >= 10 {
+		k := (e - 2) & WindowMask
+		binary.LittleEndian.PutUint16(w[k:k+2], Pair[v])
+	} else {
+		w[(e-1)&WindowMask] = byte('0' + v)
+	}
+	return end
 }

@@ -50,3 +50,20 @@ func TestPairs(t *testing.T) {
 		}
 	}
 }
+
+func TestPut(t *testing.T) {
+	var w Window
+	for _, v := range []uint64{10, 99, 100, 101, 999, 1000, 123456789, math.MaxUint32, 1e19, math.MaxUint64} {
+		want := strconv.FormatUint(v, 10)
+		for _, p := range []int{0, 7, 200, WindowMask + 1 - len(want)} {
+			w = Window{}
+			end := Put(&w, p, v)
+			if end != p+len(want) {
+				t.Fatalf("Put(%d) at %d ends at %d, want %d", v, p, end, p+len(want))
+			}
+			if got := w[p:end]; string(got) != want {
+				t.Fatalf("Put(%d) at %d wrote %q", v, p, got)
+			}
+		}
+	}
+}
