@@ -216,6 +216,11 @@ func BenchmarkWriter(b *testing.B) {
 // xraydump extract --symbolize does.
 func BenchmarkExtract(b *testing.B) {
 	path := filepath.Join("testdata", "elf", "prog_O0_g_pie")
+	st, err := os.Stat(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(st.Size())
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		m, err := OpenInstrMap(path)
