@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"sync"
 )
@@ -421,36 +422,20 @@ type yamlSled struct {
 // parseSledLine parses "- { id: 1, address: 0x21D80, ... }".
 func parseSledLine(l []byte) (yamlSled, error) {
 	var s yamlSled
-	if !bytes.HasPrefix(l, []byte("- {")) || l[len(l)-1] != '}' {
-		return s, errors.New("not a sled entry")
-	}
-	body := l[3 : len(l)-1]
 	seen := 0
-	for len(bytes.TrimSpace(body)) > 0 {
-		body = bytes.TrimLeft(body, " ")
-		i := bytes.Index(body, []byte(": "))
-		if i <= 0 {
-			return s, errors.New("malformed key")
-		}
-		key := string(body[:i])
-		body = body[i+2:]
-		val, rest, err := flowScalar(body)
-		if err != nil {
-			return s, fmt.Errorf("%s: %v", key, err)
-		}
-		body = rest
+	err := flowPairs(l, "sled entry", func(key, val string) error {
 		switch key {
 		case "id":
 			n, err := strconv.ParseInt(val, 0, 32)
 			if err != nil {
-				return s, fmt.Errorf("id %q", val)
+				return fmt.Errorf("id %q", val)
 			}
 			s.FuncID = int32(n)
 			seen |= 1
 		case "address", "function":
 			n, err := strconv.ParseUint(val, 0, 64)
 			if err != nil {
-				return s, fmt.Errorf("%s %q", key, val)
+				return fmt.Errorf("%s %q", key, val)
 			}
 			if key == "address" {
 				s.Address = n
@@ -460,20 +445,15 @@ func parseSledLine(l []byte) (yamlSled, error) {
 				seen |= 4
 			}
 		case "kind":
-			k := -1
-			for i, n := range sledKindNames {
-				if n == val {
-					k = i
-				}
-			}
+			k := slices.Index(sledKindNames[:], val)
 			if k < 0 {
-				return s, fmt.Errorf("kind %q", val)
+				return fmt.Errorf("kind %q", val)
 			}
 			s.Kind = SledKind(k)
 		case "always-instrument":
 			b, err := strconv.ParseBool(val)
 			if err != nil {
-				return s, fmt.Errorf("always-instrument %q", val)
+				return fmt.Errorf("always-instrument %q", val)
 			}
 			s.AlwaysInstrument = b
 		case "function-name":
@@ -481,17 +461,58 @@ func parseSledLine(l []byte) (yamlSled, error) {
 		case "version":
 			n, err := strconv.ParseUint(val, 0, 8)
 			if err != nil {
-				return s, fmt.Errorf("version %q", val)
+				return fmt.Errorf("version %q", val)
 			}
 			s.Version = uint8(n)
 		default:
-			return s, fmt.Errorf("unknown key %q", key)
+			return fmt.Errorf("unknown key %q", key)
+		}
+		return nil
+	})
+	if err == nil && seen != 7 {
+		err = errors.New("id, address or function missing")
+	}
+	return s, err
+}
+
+// flowPairs calls fn with each key and value of the flow mapping of a
+// YAML sequence entry, "- { key: value, ... }", as llvm-xray writes them;
+// what names the entry in errors. A value that is a flow sequence
+// ("[1, 2]") comes whole, brackets included.
+func flowPairs(l []byte, what string, fn func(key, val string) error) error {
+	if !bytes.HasPrefix(l, []byte("- {")) || l[len(l)-1] != '}' {
+		return errors.New("not a " + what)
+	}
+	body := l[3 : len(l)-1]
+	for len(bytes.TrimSpace(body)) > 0 {
+		body = bytes.TrimLeft(body, " ")
+		i := bytes.Index(body, []byte(": "))
+		if i <= 0 {
+			return errors.New("malformed key")
+		}
+		key := string(body[:i])
+		body = bytes.TrimLeft(body[i+2:], " ")
+		var val string
+		if len(body) > 0 && body[0] == '[' {
+			j := bytes.IndexByte(body, ']')
+			if j < 0 {
+				return fmt.Errorf("%s: unterminated sequence", key)
+			}
+			val, body = string(body[:j+1]), bytes.TrimLeft(body[j+1:], " ")
+			if len(body) > 0 && body[0] == ',' {
+				body = body[1:]
+			}
+		} else {
+			var err error
+			if val, body, err = flowScalar(body); err != nil {
+				return fmt.Errorf("%s: %v", key, err)
+			}
+		}
+		if err := fn(key, val); err != nil {
+			return err
 		}
 	}
-	if seen != 7 {
-		return s, errors.New("id, address or function missing")
-	}
-	return s, nil
+	return nil
 }
 
 // flowScalar reads one scalar of a flow mapping from the start of s and

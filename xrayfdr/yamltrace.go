@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // ErrYAMLTrace means a YAML trace (llvm-xray convert's output) that
@@ -126,46 +127,20 @@ func (w *walker) walkYAML(data []byte, fn func(e *Event) error) error {
 // parseYAMLRecord parses one "- { type: 0, func-id: 1, ... }" line.
 func parseYAMLRecord(l []byte) (Event, error) {
 	var e Event
-	if !bytes.HasPrefix(l, []byte("- {")) || l[len(l)-1] != '}' {
-		return e, errors.New("not a record")
-	}
-	body := l[3 : len(l)-1]
 	seen := 0
-	for len(bytes.TrimSpace(body)) > 0 {
-		body = bytes.TrimLeft(body, " ")
-		i := bytes.Index(body, []byte(": "))
-		if i <= 0 {
-			return e, errors.New("malformed key")
-		}
-		key := string(body[:i])
-		body = bytes.TrimLeft(body[i+2:], " ")
-		if key == "args" {
-			// a flow sequence of numbers
-			if len(body) == 0 || body[0] != '[' {
-				return e, errors.New("args: not a sequence")
-			}
-			j := bytes.IndexByte(body, ']')
-			if j < 0 {
-				return e, errors.New("args: unterminated sequence")
-			}
-			body = bytes.TrimLeft(body[j+1:], " ")
-			if len(body) > 0 && body[0] == ',' {
-				body = body[1:]
-			}
-			continue
-		}
-		val, rest, err := flowScalar(body)
-		if err != nil {
-			return e, fmt.Errorf("%s: %v", key, err)
-		}
-		body = rest
+	err := flowPairs(l, "record", func(key, val string) error {
 		var n uint64
+		var err error
 		switch key {
-		case "type", "cpu", "thread", "process", "tsc":
-			bits := map[string]int{"type": 16, "cpu": 16, "thread": 32, "process": 32, "tsc": 64}[key]
-			if n, err = strconv.ParseUint(val, 0, bits); err != nil {
-				return e, fmt.Errorf("%s %q", key, val)
-			}
+		case "type", "cpu":
+			n, err = strconv.ParseUint(val, 0, 16)
+		case "thread", "process":
+			n, err = strconv.ParseUint(val, 0, 32)
+		case "tsc":
+			n, err = strconv.ParseUint(val, 0, 64)
+		}
+		if err != nil {
+			return fmt.Errorf("%s %q", key, val)
 		}
 		switch key {
 		case "type":
@@ -182,24 +157,29 @@ func parseYAMLRecord(l []byte) (Event, error) {
 		case "func-id":
 			id, err := strconv.ParseInt(val, 0, 32)
 			if err != nil {
-				return e, fmt.Errorf("func-id %q", val)
+				return fmt.Errorf("func-id %q", val)
 			}
 			e.FuncID = int32(id)
 			seen |= 1
 		case "kind":
 			k := slices.Index(eventKindNames[:], val)
 			if k < 0 {
-				return e, fmt.Errorf("kind %q", val)
+				return fmt.Errorf("kind %q", val)
 			}
 			e.Kind = EventKind(k)
 			seen |= 2
+		case "args":
+			if !strings.HasPrefix(val, "[") {
+				return errors.New("args: not a sequence")
+			}
 		case "function", "data":
 		default:
-			return e, fmt.Errorf("unknown key %q", key)
+			return fmt.Errorf("unknown key %q", key)
 		}
+		return nil
+	})
+	if err == nil && seen != 7 {
+		err = errors.New("func-id, kind or tsc missing")
 	}
-	if seen != 7 {
-		return e, errors.New("func-id, kind or tsc missing")
-	}
-	return e, nil
+	return e, err
 }
