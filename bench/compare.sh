@@ -34,15 +34,7 @@ bin=$work/bin
 mkdir -p "$bin"
 (cd "$root" && go build -o "$bin/" ./examples/gotracetext ./examples/tracecat ./examples/apitracedump ./examples/xraydump)
 
-# one CMD...: "wall cpu" seconds of one run, output discarded. Bash's own
-# timer: wall time to the millisecond and the child's user + system time from
-# its rusage, where /usr/bin/time rounds to 10 ms (a 40 ms run is then ±12%).
-one() {
-	local t
-	t=$( { TIMEFORMAT='%3R %3U %3S'; time "$@" > /dev/null 2>&1; } 2>&1 ) || { echo "failed: $*" >&2; return 1; }
-	awk '{printf "%s %.3f\n", $1, $2 + $3}' <<< "$t"
-}
-median() { sort -g | awk '{a[NR]=$1} END {m=(NR%2)?a[(NR+1)/2]:(a[NR/2]+a[NR/2+1])/2; printf "%.3f", m}'; }
+. "$bench/timing.sh"
 
 # pair ROW PEERNAME -- PEER CMD... -- OURS CMD...: alternate, then add a row.
 pair() {
@@ -54,8 +46,8 @@ pair() {
 	ours=("$@")
 	: > "$work/t" ; : > "$work/o"
 	for ((i = 0; i < runs; i++)); do
-		one "${theirs[@]}" >> "$work/t"
-		one "${ours[@]}" >> "$work/o"
+		one "${theirs[@]}" >> "$work/t" || { echo "failed: ${theirs[*]}" >&2; exit 1; }
+		one "${ours[@]}" >> "$work/o" || { echo "failed: ${ours[*]}" >&2; exit 1; }
 	done
 	local tw tc ow oc
 	tw=$(cut -d' ' -f1 "$work/t" | median); tc=$(cut -d' ' -f2 "$work/t" | median)

@@ -46,12 +46,7 @@ for c in "${cmds[@]}"; do
 done
 rm -f "$tmp/a" "$tmp/b"
 
-one() {
-	local TIMEFORMAT='%R %U %S' t
-	t=$({ time "$@" >/dev/null 2>/dev/null; } 2>&1)
-	echo "$t" | awk '{printf "%s %.3f\n", $1, $2 + $3}'
-}
-median() { sort -g | awk '{a[NR]=$1} END {printf "%.3f", a[int((NR+1)/2)]}'; }
+. "$root/bench/timing.sh"
 declare -A wall cpu
 run() {
 	local n=$1 r

@@ -66,12 +66,7 @@ cmp -s "$tmp/a" "$tmp/b" || { echo "convert outputs differ" >&2; diff "$tmp/a" "
 yamlsize=$(wc -c <"$tmp/a")
 rm -f "$tmp/a" "$tmp/b"
 
-one() {
-	local TIMEFORMAT='%R %U %S' t
-	t=$({ time "$@" >/dev/null 2>/dev/null; } 2>&1)
-	echo "$t" | awk '{printf "%s %.3f\n", $1, $2 + $3}'
-}
-median() { sort -g | awk '{a[NR]=$1} END {printf "%.3f", a[int((NR+1)/2)]}'; }
+. "$root/bench/timing.sh"
 declare -A wall cpu
 run() {
 	local n=$1 r
