@@ -330,26 +330,11 @@ type dmEntry struct {
 	val  int
 }
 
-func dmHash(pid uint64, tid int32) uint32 {
-	a := uint64(uint32(pid * 37))
-	b := uint64(uint32(tid) * 37)
-	k := a<<32 | b
-	k += ^(k << 32)
-	k ^= k >> 22
-	k += ^(k << 13)
-	k ^= k >> 8
-	k += k << 3
-	k ^= k >> 15
-	k += ^(k << 27)
-	k ^= k >> 31
-	return uint32(k)
-}
-
 // lookup returns the bucket holding the key or the empty one where it
 // would go.
 func (m *denseMap) lookup(pid uint64, tid int32) int {
 	mask := len(m.buckets) - 1
-	i := int(dmHash(pid, tid)) & mask
+	i := int(hashPair(uint32(pid), uint32(tid))) & mask // as llvm-xray's DenseMap
 	for probe := 1; ; probe++ {
 		e := &m.buckets[i]
 		if !e.used || (e.pid == pid && e.tid == tid) {
