@@ -153,20 +153,24 @@ type gzipSource struct {
 
 func (g *gzipSource) chunk() int64 { return -1 }
 
-func (g *gzipSource) fill(dst []byte) ([]byte, error) {
-	dst = slices.Grow(dst, g.piece)
-	n, err := io.ReadFull(g.zr, dst[len(dst):len(dst)+g.piece])
+// fillFrom appends up to piece bytes read from a decompressor to dst. A
+// short read at the stream's end is a clean end: the next call says how
+// it ended (io.EOF, or the decompressor's error).
+func fillFrom(r io.Reader, dst []byte, piece int) ([]byte, error) {
+	dst = slices.Grow(dst, piece)
+	n, err := io.ReadFull(r, dst[len(dst):len(dst)+piece])
 	dst = dst[:len(dst)+n]
 	switch {
 	case err == io.ErrUnexpectedEOF && n > 0:
-		// A short read at the end of a well-formed member is a clean
-		// end; the next call reports io.EOF or the member's damage.
+		// The stream ended inside this piece: the next call says how.
 		return dst, nil
 	case err == io.EOF && n == 0:
 		return dst, io.EOF
 	}
 	return dst, err
 }
+
+func (g *gzipSource) fill(dst []byte) ([]byte, error) { return fillFrom(g.zr, dst, g.piece) }
 
 // openContainer detects the container of r and returns the source of its
 // decompressed stream.

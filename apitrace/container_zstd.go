@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"io"
-	"slices"
 	"sort"
 
 	"github.com/tracefmt/tracefmt/apitrace/zstd"
@@ -22,21 +21,6 @@ func (z *zstdSource) chunk() int64 { return -1 }
 
 func (z *zstdSource) fill(dst []byte) ([]byte, error) {
 	return fillFrom(&z.zr, dst, z.piece)
-}
-
-// fillFrom appends up to piece bytes read from a decompressor to dst.
-func fillFrom(r io.Reader, dst []byte, piece int) ([]byte, error) {
-	dst = slices.Grow(dst, piece)
-	n, err := io.ReadFull(r, dst[len(dst):len(dst)+piece])
-	dst = dst[:len(dst)+n]
-	switch {
-	case err == io.ErrUnexpectedEOF && n > 0:
-		// The stream ended inside this piece: the next call says how.
-		return dst, nil
-	case err == io.EOF && n == 0:
-		return dst, io.EOF
-	}
-	return dst, err
 }
 
 // seekableSource reads a seekable zstd trace frame by frame. Its frames
