@@ -105,14 +105,8 @@ func (n *funcNames) readLocations() {
 // their index and binding, and its STT_FILE symbols.
 func (n *funcNames) readSyms(typ elf.SectionType) bool {
 	f, size := n.m.symbols.file, n.m.symbols.size
-	var sec *elf.Section
-	for _, c := range f.Sections {
-		if c.Type == typ {
-			sec = c
-			break
-		}
-	}
-	if sec == nil || int(sec.Link) >= len(f.Sections) {
+	sec := symbolSection(f, typ)
+	if sec == nil {
 		return false
 	}
 	data, err := sectionData(sec, size)

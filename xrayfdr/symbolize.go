@@ -143,19 +143,27 @@ func (s *symbolizer) lookup(qs []uint64) []symDesc {
 	return best
 }
 
+// symbolSection returns the first section of type typ whose string
+// table link is a section of f, as LLVM's symbolizer picks it, or nil.
+func symbolSection(f *elf.File, typ elf.SectionType) *elf.Section {
+	for _, c := range f.Sections {
+		if c.Type == typ {
+			if int(c.Link) >= len(f.Sections) {
+				return nil
+			}
+			return c
+		}
+	}
+	return nil
+}
+
 // scan reads the first section of type typ and files each symbol LLVM's
 // symbolizer keeps under the first address of qs at or after its own;
 // false when there is no such section or it holds no symbol.
 func (s *symbolizer) scan(typ elf.SectionType, qs []uint64, best []symDesc) bool {
 	f := s.file
-	var sec *elf.Section
-	for _, c := range f.Sections {
-		if c.Type == typ {
-			sec = c
-			break
-		}
-	}
-	if sec == nil || int(sec.Link) >= len(f.Sections) {
+	sec := symbolSection(f, typ)
+	if sec == nil {
 		return false
 	}
 	data, err := s.section(sec)
