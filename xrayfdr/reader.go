@@ -304,11 +304,8 @@ func (rd *Reader) Read() (*Record, error) {
 			v := uint64(KindFunction) | act.Get(x)<<8 | id.Get(x)<<32
 			r.Kind, r.Action, r.CPU, r.FuncID = Kind(v), Action(v>>8), uint16(v>>16), int32(v>>32)
 			r.Delta = int64(x >> 32)
-			r.TSC, r.TID, r.PID, r.Seconds, r.Micros, r.EventType, r.Arg, r.Extents = 0, 0, 0, 0, 0, 0, 0, 0
+			r.clearUnused()
 			r.Raw = b
-			if r.Data != nil || r.Skipped != nil { // rarely: the record before was an event
-				r.Data, r.Skipped = nil, nil
-			}
 			r.Offset = rd.off + int64(p)
 			rd.pos = p + FunctionSize
 			return r, nil
@@ -324,11 +321,9 @@ func (rd *Reader) function(p int, b []byte, w uint64, d uint32) *Record {
 	// object with pointers) costs a runtime call.
 	r := &rd.rec
 	r.Kind, r.Action, r.FuncID, r.Delta = KindFunction, Action(rd.c.fAct.Get(w)), int32(rd.c.fID.Get(w)), int64(d)
-	r.CPU, r.TSC, r.TID, r.PID, r.Seconds, r.Micros, r.EventType, r.Arg, r.Extents = 0, 0, 0, 0, 0, 0, 0, 0, 0
+	r.CPU = 0
+	r.clearUnused()
 	r.Raw = b
-	if r.Data != nil || r.Skipped != nil { // rarely: the record before was an event
-		r.Data, r.Skipped = nil, nil
-	}
 	r.Offset = rd.off + int64(p)
 	rd.pos = p + FunctionSize
 	rd.budget -= FunctionSize
@@ -730,11 +725,8 @@ func (rd *Reader) All() iter.Seq2[*Record, error] {
 				v := uint64(KindFunction) | act.Get(x)<<8 | id.Get(x)<<32
 				r.Kind, r.Action, r.CPU, r.FuncID = Kind(v), Action(v>>8), uint16(v>>16), int32(v>>32)
 				r.Delta = int64(x >> 32)
-				r.TSC, r.TID, r.PID, r.Seconds, r.Micros, r.EventType, r.Arg, r.Extents = 0, 0, 0, 0, 0, 0, 0, 0
+				r.clearUnused()
 				r.Raw = b
-				if r.Data != nil || r.Skipped != nil {
-					r.Data, r.Skipped = nil, nil
-				}
 				r.Offset = rd.off + int64(p)
 				rd.pos = p + FunctionSize
 				if !yield(r, nil) {

@@ -161,6 +161,19 @@ type Record struct {
 	Offset int64
 }
 
+// clearUnused zeroes the fields a function record of an FDR log leaves
+// zero, which the record before it, or a caller, may have set. The ones
+// that fill 16 bytes together (TSC with TID and PID, Arg with Extents)
+// take one store a pair; the narrow ones are tested first, with the
+// slices, and rarely need a store: three narrow stores a record cost
+// more than three loads and a test.
+func (r *Record) clearUnused() {
+	r.TSC, r.TID, r.PID, r.Arg, r.Extents = 0, 0, 0, 0, 0
+	if r.Data != nil || r.Skipped != nil || r.Seconds|uint64(r.Micros)|uint64(r.EventType) != 0 {
+		r.Seconds, r.Micros, r.EventType, r.Data, r.Skipped = 0, 0, 0, nil, nil
+	}
+}
+
 // Clone returns a copy of r that owns its slices, to keep after the next
 // Read (nil for a nil r).
 func (r *Record) Clone() *Record {
