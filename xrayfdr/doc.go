@@ -76,7 +76,7 @@
 //
 // Walk hands out the function entries, exits and events of a log (FDR,
 // basic mode, or llvm-xray's YAML trace form) thread by thread, each
-// thread's records in time order. On it: Account (llvm-xray account),
+// thread's buffers in time order. On it: Account (llvm-xray account),
 // Stacks (llvm-xray stack; WriteFoldedSelf for flame graphs with self
 // times), Graph (llvm-xray graph, DOT), Profile (a gzip'ed pprof profile
 // for go tool pprof) and Spans (the calls, paired, with self times). Their

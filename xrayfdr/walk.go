@@ -11,9 +11,10 @@ import (
 // Walk calls fn with every function entry and exit and every custom or
 // typed event of the log in data (FDR of any version, basic mode, or the
 // YAML llvm-xray convert writes), one thread after the other, each
-// thread's records in time order. This is
-// the order the analyses (Account, Stacks, Graph, Profile, Spans) need and llvm-xray
-// means to give them: threads come in the order llvm-xray visits them,
+// thread's buffers in time order and the records of a buffer in their
+// order. This is the order the analyses (Account, Stacks, Graph, Profile,
+// Spans) need and llvm-xray means to give them: threads come in the order
+// llvm-xray visits them,
 // and the buffers of a thread are put in time order by their wall-clock
 // time and first timestamp, where llvm-xray's comparator (equal for any
 // two buffers written in the same second) leaves them in an order that
@@ -21,6 +22,10 @@ import (
 // each thread writes its records in its own order, and YAML traces in
 // file order, as llvm-xray reads them (unless the timestamps of a thread
 // go backwards: then in time order), holding their records in memory.
+// Where the time of a thread goes back inside a buffer (a NewCPU record
+// behind the records before it), Graph sorts that thread's records by
+// time, as llvm-xray's graph sorts all records; its account and stack
+// do not sort, and neither do Account and Stacks.
 //
 // The Event passed to fn is reused: it is valid during the call only.
 // Entries with arguments have Kind EventEnterArg; their arguments and
