@@ -122,8 +122,6 @@ func (w *walker) fastIndex(data []byte, h Header) ([]fastGroup, []int, bool) {
 
 // fastWalk walks a log fastIndex accepted.
 func (w *walker) fastWalk(data []byte, h Header, groups []fastGroup, order []int, fn func(e *Event) error) error {
-	le := binary.LittleEndian
-	var rec Record
 	for _, gi := range order {
 		blocks := groups[gi].blocks
 		slices.SortStableFunc(blocks, func(a, b fastBlock) int {
@@ -135,48 +133,60 @@ func (w *walker) fastWalk(data []byte, h Header, groups []fastGroup, order []int
 			}
 			return cmp.Compare(a.tsc, b.tsc)
 		})
-		st := threadState{version: h.Version}
-		for _, b := range blocks {
-			for q := b.start; q < b.end; {
-				c := data[q]
-				if c&1 == 0 {
-					x := le.Uint32(data[q:])
-					st.ev.TSC += uint64(le.Uint32(data[q+4:]))
-					st.ev.Kind, st.ev.FuncID = EventKind((x>>1)&7), int32(x>>4)
-					if err := fn(&st.ev); err != nil {
-						return err
-					}
-					q += FunctionSize
-					continue
-				}
-				k := Kind(c >> 1)
-				rec = Record{Kind: k, Offset: int64(q)}
-				size := MetadataSize
-				switch k {
-				case KindNewBuffer:
-					rec.TID = int32(le.Uint32(data[q+1:]))
-				case KindPid:
-					rec.PID = int32(le.Uint32(data[q+1:]))
-				case KindNewCPU:
-					rec.CPU, rec.TSC = le.Uint16(data[q+1:]), le.Uint64(data[q+3:])
-				case KindTSCWrap:
-					rec.TSC = le.Uint64(data[q+1:])
-				case KindCustomEvent, KindTypedEvent:
-					size += int(int32(le.Uint32(data[q+1:])))
-					if k == KindTypedEvent || h.Version >= 5 {
-						rec.Delta = int64(int32(le.Uint32(data[q+5:])))
-						if k == KindTypedEvent {
-							rec.EventType = le.Uint16(data[q+9:])
-						}
-					} else {
-						rec.TSC, rec.CPU = le.Uint64(data[q+5:]), le.Uint16(data[q+13:])
-					}
-				}
-				if err := st.visit(&rec, fn); err != nil {
+		if err := w.handOut(func(fn func(e *Event) error) error {
+			return fastThread(data, h, blocks, fn)
+		}, fn); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// fastThread hands the events of one thread's blocks to fn.
+func fastThread(data []byte, h Header, blocks []fastBlock, fn func(e *Event) error) error {
+	le := binary.LittleEndian
+	var rec Record
+	st := threadState{version: h.Version}
+	for _, b := range blocks {
+		for q := b.start; q < b.end; {
+			c := data[q]
+			if c&1 == 0 {
+				x := le.Uint32(data[q:])
+				st.ev.TSC += uint64(le.Uint32(data[q+4:]))
+				st.ev.Kind, st.ev.FuncID = EventKind((x>>1)&7), int32(x>>4)
+				if err := fn(&st.ev); err != nil {
 					return err
 				}
-				q += size
+				q += FunctionSize
+				continue
 			}
+			k := Kind(c >> 1)
+			rec = Record{Kind: k, Offset: int64(q)}
+			size := MetadataSize
+			switch k {
+			case KindNewBuffer:
+				rec.TID = int32(le.Uint32(data[q+1:]))
+			case KindPid:
+				rec.PID = int32(le.Uint32(data[q+1:]))
+			case KindNewCPU:
+				rec.CPU, rec.TSC = le.Uint16(data[q+1:]), le.Uint64(data[q+3:])
+			case KindTSCWrap:
+				rec.TSC = le.Uint64(data[q+1:])
+			case KindCustomEvent, KindTypedEvent:
+				size += int(int32(le.Uint32(data[q+1:])))
+				if k == KindTypedEvent || h.Version >= 5 {
+					rec.Delta = int64(int32(le.Uint32(data[q+5:])))
+					if k == KindTypedEvent {
+						rec.EventType = le.Uint16(data[q+9:])
+					}
+				} else {
+					rec.TSC, rec.CPU = le.Uint64(data[q+5:]), le.Uint16(data[q+13:])
+				}
+			}
+			if err := st.visit(&rec, fn); err != nil {
+				return err
+			}
+			q += size
 		}
 	}
 	return nil

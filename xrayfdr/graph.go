@@ -79,89 +79,18 @@ type stamp struct{ tsc, seq uint64 }
 // Read adds the calls of the log in data.
 //
 // llvm-xray's graph sorts all records by time, stably, before pairing
-// them. Where a thread's timestamps go back (a NewCPU record whose time is
-// behind the records before it, as after a move between CPUs whose clocks
-// disagree), that sort moves records, and llvm-xray pairs them in their
-// sorted order; so does Read, for the threads a first pass finds going
-// back. Their events are then held, 32 bytes each, until the thread ends.
+// them. Where the time of a thread goes back (a NewCPU record behind the
+// records before it, as after a move between CPUs whose clocks disagree),
+// that sort moves records, and llvm-xray pairs them in their sorted
+// order; so does Read, which then holds that thread's events (32 bytes
+// each) to sort them.
 func (g *Graph) Read(data []byte) error {
-	back, err := g.threadsGoingBack(data)
-	if err == nil {
-		if len(back) == 0 {
-			err = g.w.walk(data, g.add)
-		} else {
-			err = g.walkSorted(data, back)
-		}
-	}
-	if err != nil {
+	g.w.sortBack = true
+	if err := g.w.walk(data, g.add); err != nil {
 		return err
 	}
 	g.Header = g.w.h
 	return nil
-}
-
-// threadRuns calls fn with each event the walk hands out and the index of
-// its run: the walk hands out the events of one thread after another, and
-// a run is a stretch of one thread's events.
-func (g *Graph) threadRuns(data []byte, fn func(run int, e *Event) error) error {
-	run, tid := -1, uint32(0)
-	return g.w.walk(data, func(e *Event) error {
-		if run < 0 || e.TID != tid {
-			run, tid = run+1, e.TID
-		}
-		return fn(run, e)
-	})
-}
-
-// threadsGoingBack returns the runs whose timestamps go back somewhere.
-func (g *Graph) threadsGoingBack(data []byte) (map[int]bool, error) {
-	var back map[int]bool
-	cur, last := -1, uint64(0)
-	err := g.threadRuns(data, func(run int, e *Event) error {
-		if run == cur && e.TSC < last {
-			if back == nil {
-				back = map[int]bool{}
-			}
-			back[run] = true
-		}
-		cur, last = run, e.TSC
-		return nil
-	})
-	return back, err
-}
-
-// walkSorted adds the events of the log, those of the runs in back sorted
-// by time (stably) at the end of each such run.
-func (g *Graph) walkSorted(data []byte, back map[int]bool) error {
-	var held []Event
-	cur := -1
-	flush := func() error {
-		slices.SortStableFunc(held, func(a, b Event) int { return cmp.Compare(a.TSC, b.TSC) })
-		for i := range held {
-			if err := g.add(&held[i]); err != nil {
-				return err
-			}
-		}
-		held = held[:0]
-		return nil
-	}
-	err := g.threadRuns(data, func(run int, e *Event) error {
-		if run != cur {
-			cur = run
-			if err := flush(); err != nil {
-				return err
-			}
-		}
-		if back[run] {
-			held = append(held, *e)
-			return nil
-		}
-		return g.add(e)
-	})
-	if err != nil {
-		return err
-	}
-	return flush()
 }
 
 func (g *Graph) add(e *Event) error {

@@ -23,9 +23,10 @@ import (
 // file order, as llvm-xray reads them (unless the timestamps of a thread
 // go backwards: then in time order), holding their records in memory.
 // Where the time of a thread goes back inside a buffer (a NewCPU record
-// behind the records before it), Graph sorts that thread's records by
-// time, as llvm-xray's graph sorts all records; its account and stack
-// do not sort, and neither do Account and Stacks.
+// behind the records before it), Graph pairs that thread's records in
+// time order, as llvm-xray's graph sorts all records by time (in a
+// basic-mode log whose time goes back, it sorts them all); llvm-xray's
+// account and stack do not sort, and neither do Account and Stacks.
 //
 // The Event passed to fn is reused: it is valid during the call only.
 // Entries with arguments have Kind EventEnterArg; their arguments and
@@ -73,6 +74,10 @@ type walker struct {
 	keys []blockKey
 	h    Header
 	slow bool // no fast path (tests)
+	// sortBack hands out the events of a thread whose time goes back
+	// sorted by time (stably), as llvm-xray's graph sorts its records.
+	sortBack bool
+	held     []Event
 }
 
 type blockKey struct {
@@ -96,7 +101,7 @@ func (w *walker) walk(data []byte, fn func(e *Event) error) error {
 	w.h = h
 	switch {
 	case h.Type == TypeBasic && h.Version >= 1 && h.Version <= 3:
-		return walkBasic(data, fn)
+		return w.handOut(func(fn func(e *Event) error) error { return walkBasic(data, fn) }, fn)
 	case h.Type == TypeFDR && h.Version >= 1 && h.Version <= 5:
 		return w.walkFDR(data, fn)
 	}
@@ -153,59 +158,103 @@ func (w *walker) walkFDR(data []byte, fn func(e *Event) error) error {
 	}
 	h := rd.h
 	br := blockReader(data, h)
-	var (
-		v   Verifier
-		rec Record
-		st  threadState
-	)
 	for gi := range groups {
 		g := &groups[gi]
 		if err := w.sortBlocks(br, g.Blocks); err != nil {
 			return err
 		}
-		st = threadState{version: h.Version}
-		for _, k := range w.keys {
-			v.Reset()
-			it := k.b.iter(br)
-			var err error
-			for {
-				if act, id, d, off, ok := it.function(); ok {
-					if err = v.step(StateFunction, off); err != nil {
-						break
-					}
-					if !st.ignoring {
-						st.ev.TSC += uint64(d)
-						st.ev.Kind, st.ev.FuncID = EventKind(act), id
-						if err = fn(&st.ev); err != nil {
-							return err
-						}
-					}
-					continue
-				}
-				var ok bool
-				if ok, err = it.next(&rec); !ok {
+		if err := w.handOut(func(fn func(e *Event) error) error {
+			return w.walkThread(br, groups, h.Version, fn)
+		}, fn); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// walkThread hands the events of the blocks in w.keys, one thread's, to
+// fn, checking the blocks as it goes.
+func (w *walker) walkThread(br *Reader, groups []Group, version uint16, fn func(e *Event) error) error {
+	var (
+		v   Verifier
+		rec Record
+	)
+	st := threadState{version: version}
+	for _, k := range w.keys {
+		v.Reset()
+		it := k.b.iter(br)
+		var err error
+		for {
+			if act, id, d, off, ok := it.function(); ok {
+				if err = v.step(StateFunction, off); err != nil {
 					break
 				}
-				if err = v.Next(&rec); err != nil {
-					break
-				}
-				if err = st.visit(&rec, fn); err != nil {
-					return err
-				}
-			}
-			if err == nil {
-				err = v.End()
-			}
-			if err != nil {
-				var fe *FormatError
-				if errors.As(err, &fe) {
-					// the error llvm-xray reports is the first in its order
-					if verr := verifyGroups(br, groups); verr != nil {
-						return verr
+				if !st.ignoring {
+					st.ev.TSC += uint64(d)
+					st.ev.Kind, st.ev.FuncID = EventKind(act), id
+					if err = fn(&st.ev); err != nil {
+						return err
 					}
 				}
+				continue
+			}
+			var ok bool
+			if ok, err = it.next(&rec); !ok {
+				break
+			}
+			if err = v.Next(&rec); err != nil {
+				break
+			}
+			if err = st.visit(&rec, fn); err != nil {
 				return err
 			}
+		}
+		if err == nil {
+			err = v.End()
+		}
+		if err != nil {
+			var fe *FormatError
+			if errors.As(err, &fe) {
+				// the error llvm-xray reports is the first in its order
+				if verr := verifyGroups(br, groups); verr != nil {
+					return verr
+				}
+			}
+			return err
+		}
+	}
+	return nil
+}
+
+// handOut hands the events of one thread, which walkThread walks, to fn.
+// With w.sortBack, a thread whose time goes back somewhere is walked once
+// more to hold its events, which fn then gets sorted by time (stably).
+func (w *walker) handOut(walkThread func(fn func(e *Event) error) error, fn func(e *Event) error) error {
+	if !w.sortBack {
+		return walkThread(fn)
+	}
+	back, last, started := false, uint64(0), false
+	if err := walkThread(func(e *Event) error {
+		back = back || started && e.TSC < last
+		started, last = true, e.TSC
+		return nil
+	}); err != nil {
+		return err
+	}
+	if !back {
+		return walkThread(fn)
+	}
+	w.held = w.held[:0]
+	if err := walkThread(func(e *Event) error {
+		w.held = append(w.held, *e)
+		return nil
+	}); err != nil {
+		return err
+	}
+	slices.SortStableFunc(w.held, func(a, b Event) int { return cmp.Compare(a.TSC, b.TSC) })
+	for i := range w.held {
+		if err := fn(&w.held[i]); err != nil {
+			return err
 		}
 	}
 	return nil
