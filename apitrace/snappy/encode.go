@@ -94,13 +94,19 @@ func (e *Encoder) encodeBlock(out []byte, d int, src []byte) int {
 		// 65535 bytes back.
 		h0, h1 := hash4(cv), hash4(cv>>8)
 		e0, e1 := t[h0], t[h1]
-		t[h0], t[h1] = uint64(s)<<32|uint64(uint32(cv)), uint64(s+1)<<32|uint64(uint32(cv>>8))
+		// (s+1's entry is s's position plus 1<<32 rather than s+1
+		// shifted: the compiler then keeps no s+1 and spills less.)
+		t[h0], t[h1] = uint64(s)<<32|uint64(uint32(cv)), uint64(s)<<32+1<<32|uint64(uint32(cv>>8))
+		// The candidate's position is compared with the oldest one in
+		// reach rather than its offset computed first: one step fewer
+		// before the branch resolves, and the compiler no longer keeps
+		// e0 whole on the stack. The shift comes after the bytes'
+		// compare, which fails more often.
+		lo := s - 65535
 		cand := int(e0 >> 32)
-		off := s - cand
-		if uint32(cv) != uint32(e0) || off > 65535 {
+		if uint32(cv) != uint32(e0) || cand < lo {
 			cand = int(e1 >> 32)
-			off = s + 1 - cand
-			if uint32(cv>>8) != uint32(e1) || off > 65535 {
+			if uint32(cv>>8) != uint32(e1) || cand <= lo {
 				// Once 32 bytes have gone by without a match, the
 				// steps grow with the distance, as the reference
 				// compressor's do, so that incompressible input goes
@@ -114,6 +120,7 @@ func (e *Encoder) encodeBlock(out []byte, d int, src []byte) int {
 			}
 			s++
 		}
+		off := s - cand
 		// Extend the match backward over the pending literal.
 		for cand > 0 && s > emitted && src[cand-1] == src[s-1] {
 			cand--
@@ -169,19 +176,24 @@ func (e *Encoder) encodeBlock(out []byte, d int, src []byte) int {
 			}
 			// Enter the position just before the copy's end too, then
 			// probe where it ends; on a miss, go on probing from the
-			// next position.
-			x := load64(src, s-1)
-			h := hash4(x >> 8)
-			t[hash4(x)] = uint64(s-1)<<32 | uint64(uint32(x))
+			// next position. The probe loads at s itself, not at s-1
+			// with a shift: every copy waits on this chain (copy end →
+			// load → hash → table load → compare), and the shift was
+			// a step on it. The entry for s-1 loads its own 4 bytes,
+			// off the chain.
+			x := load64(src, s)
+			h := hash4(x)
+			p := load32(src, s-1)
+			t[hash4(uint64(p))] = uint64(s-1)<<32 | uint64(p)
 			e := t[h]
-			t[h] = uint64(s)<<32 | uint64(uint32(x>>8))
+			t[h] = uint64(s)<<32 | uint64(uint32(x))
 			cand = int(e >> 32)
-			off = s - cand
-			if uint32(x>>8) != uint32(e) || off > 65535 {
+			if uint32(x) != uint32(e) || cand < s-65535 {
 				s++
-				cv = x >> 16
+				cv = x >> 8
 				break
 			}
+			off = s - cand
 		}
 	}
 done:
