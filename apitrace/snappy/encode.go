@@ -106,6 +106,7 @@ func (e *Encoder) encodeBlock(out []byte, d int, src []byte) int {
 		cand := int(e0 >> 32)
 		if uint32(cv) != uint32(e0) || cand < lo {
 			cand = int(e1 >> 32)
+			// From s+1 the oldest position in reach is lo+1.
 			if uint32(cv>>8) != uint32(e1) || cand <= lo {
 				// Once 32 bytes have gone by without a match, the
 				// steps grow with the distance, as the reference
