@@ -97,7 +97,7 @@ func TestFormatErrorPrefix(t *testing.T) {
 	if msg := err.Error(); strings.Count(msg, "apitrace") != 1 || !strings.HasPrefix(msg, "apitrace: offset 3") {
 		t.Errorf("message %q", msg)
 	}
-	for _, e := range []error{ErrContainer, ErrVersion, ErrBadEvent, ErrBadDetail, ErrBadValue, ErrTooLarge,
+	for _, e := range []error{ErrHeader, ErrContainer, ErrVersion, ErrBadEvent, ErrBadDetail, ErrBadValue, ErrTooLarge,
 		ErrOverflow, ErrCorrupt, ErrInvalid, ErrClosed, ErrNotOpen, ErrSeek, ErrDumpOption} {
 		if !strings.HasPrefix(e.Error(), "apitrace: ") {
 			t.Errorf("sentinel %q lacks the package name", e)

@@ -28,7 +28,7 @@ func (b *brotliSource) fill(dst []byte) ([]byte, error) {
 	}
 	if err != nil && err != io.EOF && !b.any && !errors.Is(err, io.ErrUnexpectedEOF) {
 		// Not one byte decoded: most likely not a Brotli stream at all.
-		err = fmt.Errorf("%w: not snappy, gzip or zstd, and not Brotli either (%w)", ErrContainer, err)
+		err = fmt.Errorf("%w (not snappy, gzip or zstd by its first bytes, and not Brotli: %w)", ErrContainer, err)
 	}
 	return dst, err
 }

@@ -60,8 +60,8 @@
 // container is told from the first bytes as apitrace does: "at" is snappy,
 // 1f 8b gzip, 28 b5 2f fd zstd (apitrace master), anything else Brotli
 // (which has no magic; a file that is not Brotli either fails with
-// ErrContainer). Brotli is what `apitrace repack --brotli` writes (apitrace
-// 11.1 reads it); zstd is apitrace master's, in the seekable format: frames
+// ErrContainer, which is an ErrHeader: not a trace). Brotli is what
+// `apitrace repack --brotli` writes (apitrace 11.1 reads it); zstd is apitrace master's, in the seekable format: frames
 // of at most 2 MiB of stream and a seek table at the end of the file, found
 // when the input is an io.ReaderAt and io.Seeker (an *os.File); then
 // Position, Seek and CallReader.Index work as on snappy, a seek decoding

@@ -32,9 +32,16 @@ func (e *FormatError) Error() string {
 func (e *FormatError) Unwrap() error { return e.Err }
 
 var (
+	// ErrHeader reports input that is not an apitrace trace: see
+	// ErrContainer, the one way a file fails to be one before its stream
+	// is read. (A stream whose version apitrace does not know is
+	// ErrVersion.)
+	ErrHeader = errors.New("apitrace: not an apitrace trace")
 	// ErrContainer reports a file that is in no container apitrace reads:
 	// not snappy, gzip or zstd by its first bytes, and not Brotli either.
-	ErrContainer = errors.New("apitrace: unsupported container")
+	// It is the reason a file is refused with ErrHeader, and wraps it:
+	// errors.Is(err, ErrHeader) holds for it too.
+	ErrContainer = fmt.Errorf("%w: in no container apitrace reads", ErrHeader)
 	// ErrVersion reports a stream version above 6, or a semantic version
 	// above the stream version.
 	ErrVersion = errors.New("apitrace: unsupported trace version")

@@ -375,3 +375,21 @@ func TestOneByteReader(t *testing.T) {
 		t.Fatalf("%d calls, %d through a one-byte reader", a, b)
 	}
 }
+
+// TestNotATrace checks that NewReader refuses what is not a trace, other
+// formats' files included, with ErrHeader in a *FormatError.
+func TestNotATrace(t *testing.T) {
+	for _, in := range testutil.Foreign(t) {
+		if strings.HasSuffix(in.Name, ".trace") && !strings.Contains(in.Name, "gotest") {
+			continue
+		}
+		_, err := NewReader(bytes.NewReader(in.Data))
+		var fe *FormatError
+		if !errors.Is(err, ErrHeader) || !errors.As(err, &fe) {
+			t.Errorf("%s: %v, want a *FormatError wrapping ErrHeader", in.Name, err)
+		}
+	}
+	if !errors.Is(ErrContainer, ErrHeader) {
+		t.Error("ErrContainer does not wrap ErrHeader")
+	}
+}

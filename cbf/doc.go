@@ -129,7 +129,9 @@
 // # Errors
 //
 // Damaged input is a *FormatError with the stream offset of the offending
-// byte, wrapping ErrVersion or ErrWordSize (bad info byte), ErrOpcode
+// byte, wrapping ErrVersion or ErrWordSize (bad info byte; in the first
+// byte of a stream also ErrHeader, which NewReader and Reset report, as
+// that byte is all that tells CBF data from other bytes), ErrOpcode
 // (reserved instruction), ErrNoFrame (rep with nothing before it),
 // ErrOperand (operand longer than the word, when Strict), ErrOverflow,
 // ErrCount, ErrTooLarge, the image map's ErrRange, ErrPath and ErrUTF8,

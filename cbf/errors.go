@@ -32,6 +32,11 @@ func trimPrefix(s string) string {
 // The errors a FormatError wraps, besides io.ErrUnexpectedEOF for data
 // cut short.
 var (
+	// ErrHeader means the first byte of a stream is no info byte Swift
+	// writes (a version other than 0, or the reserved word size): CBF has
+	// no file header, so that byte is what tells CBF data from other
+	// bytes. The error wraps ErrVersion or ErrWordSize too, saying which.
+	ErrHeader = errors.New("cbf: not CBF data")
 	// ErrVersion means an info byte names a version other than 0.
 	ErrVersion = errors.New("cbf: unsupported version")
 	// ErrWordSize means an info byte has the reserved size 3 (or, wrapped
@@ -111,3 +116,17 @@ var (
 	invalidUTF8     = &invalidError{ErrUTF8}
 	invalidLong     = &invalidError{errLong}
 )
+
+// headerError is how a Reader refuses a stream whose first info byte is
+// bad: ErrHeader, and why (ErrVersion or ErrWordSize).
+type headerError struct {
+	info byte
+	why  error
+}
+
+func (e *headerError) Error() string {
+	const hex = "0123456789abcdef"
+	return ErrHeader.Error() + ": info byte 0x" + string([]byte{hex[e.info>>4], hex[e.info&15]}) + ": " + trimPrefix(e.why.Error())
+}
+
+func (e *headerError) Unwrap() []error { return []error{ErrHeader, e.why} }

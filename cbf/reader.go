@@ -84,23 +84,39 @@ type Reader struct {
 	rec      Record // what Read returns
 }
 
-// NewReader returns a Reader reading CBF records from r. CBF has no file
-// header, so the error is nil unless r is nil: then the Reader is not open
-// (see Reset) and the error is ErrNotOpen.
+// NewReader returns a Reader reading CBF records from r, having read the
+// first byte. CBF has no file header: a first byte that is no info byte
+// Swift writes is refused with ErrHeader (in a *FormatError), which Read
+// then returns too; a nil r leaves the Reader not open (see Reset), with
+// ErrNotOpen. The Reader is returned in every case.
 func NewReader(r io.Reader) (*Reader, error) {
 	z := new(Reader)
 	return z, z.Reset(r)
 }
 
 // Reset makes z read from r as if new, keeping its buffers and its
-// exported fields. Records read before are no longer valid. Reset(nil)
-// leaves z not open and returns ErrNotOpen.
+// exported fields, and checks the first byte as NewReader does. Records
+// read before are no longer valid. Reset(nil) leaves z not open and
+// returns ErrNotOpen.
 func (z *Reader) Reset(r io.Reader) error {
 	buf, frames := z.buf, z.frames[:0]
 	*z = Reader{Strict: z.Strict, Expand: z.Expand, MaxFrames: z.MaxFrames, MaxRepeat: z.MaxRepeat,
 		rd: r, buf: buf, frames: frames}
 	if r == nil {
 		return ErrNotOpen
+	}
+	// CBF has no file header: the first record's info byte is what tells
+	// CBF data from other bytes. No data at all is a stream of no records.
+	z.fill(1)
+	if z.pos < z.end {
+		if info := z.buf[z.pos]; infoWords[info] == 0 {
+			why := ErrWordSize
+			if infoVersion.Get(uint64(info)) != 0 {
+				why = ErrVersion
+			}
+			z.err = &FormatError{0, &headerError{info, why}}
+			return z.err
+		}
 	}
 	return nil
 }

@@ -406,3 +406,40 @@ func TestText(t *testing.T) {
 	}
 	testutil.Diff(t, "reset writer", []byte{1, 0x10, 1, 0x10, 1, 0}, buf.Bytes())
 }
+
+// TestNotCBF checks that NewReader refuses a stream whose first byte is no
+// info byte Swift writes, Strict or not, with ErrHeader (and the reason)
+// in a *FormatError at offset 0, and that Read returns the same error.
+// Only 00, 01 and 02 start CBF data, so every foreign input is refused.
+func TestNotCBF(t *testing.T) {
+	inputs := testutil.Foreign(t)
+	for b := range 256 {
+		inputs = append(inputs, testutil.Input{Name: "info byte", Data: []byte{byte(b), 0x00}})
+	}
+	for _, in := range inputs {
+		if in.Name == "sample two-backtraces.cbf" {
+			continue
+		}
+		for _, strict := range []bool{false, true} {
+			z := &Reader{Strict: strict}
+			err := z.Reset(bytes.NewReader(in.Data))
+			var fe *FormatError
+			if in.Data[0] <= 2 {
+				if err != nil {
+					t.Errorf("%s % x: %v", in.Name, in.Data[:1], err)
+				}
+				continue
+			}
+			if !errors.Is(err, ErrHeader) || !errors.As(err, &fe) || fe.Offset != 0 ||
+				!errors.Is(err, ErrVersion) && !errors.Is(err, ErrWordSize) {
+				t.Errorf("%s % x: %v, want ErrHeader and its reason in a *FormatError at offset 0", in.Name, in.Data[:1], err)
+			}
+			if _, rerr := z.Read(); rerr != err {
+				t.Errorf("%s: Read = %v, want %v", in.Name, rerr, err)
+			}
+		}
+	}
+	if _, err := NewReader(bytes.NewReader(nil)); err != nil {
+		t.Errorf("no data: %v; it is a stream of no records", err)
+	}
+}

@@ -340,3 +340,24 @@ func TestReadAllocs(t *testing.T) {
 		t.Errorf("%v allocations per trace of %d events, want 0", allocs, events/21)
 	}
 }
+
+// TestNotATrace checks that NewReader and NewTextReader refuse what is not
+// a Go trace, other formats' files included: ErrHeader in a *FormatError
+// or *SyntaxError.
+func TestNotATrace(t *testing.T) {
+	for _, in := range testutil.Foreign(t) {
+		if in.Name == "sample gotest.trace" {
+			continue
+		}
+		_, err := NewReader(bytes.NewReader(in.Data))
+		var fe *FormatError
+		if !errors.Is(err, ErrHeader) || !errors.As(err, &fe) {
+			t.Errorf("%s: %v, want a *FormatError wrapping ErrHeader", in.Name, err)
+		}
+		_, err = NewTextReader(bytes.NewReader(in.Data))
+		var se *SyntaxError
+		if !errors.Is(err, ErrHeader) || !errors.As(err, &se) {
+			t.Errorf("%s as text: %v, want a *SyntaxError wrapping ErrHeader", in.Name, err)
+		}
+	}
+}

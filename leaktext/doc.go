@@ -81,7 +81,10 @@
 // Reader errors are *SyntaxError{Line, Err}, printed "leaktext: line N:
 // …", Err being a sentinel of this package, io.ErrUnexpectedEOF (a last
 // line without "\n", or no header line: the formatter ends every line)
-// or the underlying reader's error. io.EOF comes only after the last
+// or the underlying reader's error. A first line that is no header the
+// formatter writes ("version=2.0, …") is ErrHeader, Strict or not: that
+// is how a file that is no report is told, before its first line end is
+// sought. io.EOF comes only after the last
 // complete line. Reader and Writer errors are sticky. A zero Reader or
 // Writer returns ErrNotOpen until Reset.
 //

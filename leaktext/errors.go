@@ -43,10 +43,16 @@ var (
 	// ErrDepth means (with Reader.Strict) that a backtrace has more frames
 	// than the header's "backtrace depth".
 	ErrDepth = errors.New("leaktext: more frames than the header's backtrace depth")
+	// ErrHeader means the first line is no header sp-rtrace's formatter
+	// writes: "version=" and a protocol version ("2.0") followed by ", "
+	// or the end of the line. Every report of every sp-rtrace release
+	// starts so; a file that does not is no report.
+	ErrHeader = errors.New("leaktext: not an sp-rtrace text report")
 	// ErrBinary means the input starts with the handshake byte (0xf0) of
 	// sp-rtrace's binary log, which sp-rtrace-postproc turns into a text
 	// report; the real tool tells the two apart by that first byte too.
-	ErrBinary = errors.New("leaktext: binary sp-rtrace log, not a text report (convert it with sp-rtrace-postproc -i FILE)")
+	// It wraps ErrHeader: errors.Is(err, ErrHeader) holds for it too.
+	ErrBinary = fmt.Errorf("%w: a binary sp-rtrace log (convert it with sp-rtrace-postproc -i FILE)", ErrHeader)
 	// ErrInvalid means the Writer refuses a header or record: its lines
 	// would not read back as the same record, or the real reader would
 	// misread them (the message says which).

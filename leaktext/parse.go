@@ -435,6 +435,35 @@ func parseAttachment(line []byte, a *Attachment) bool {
 // blank reports whether b holds nothing but spaces and tabs.
 func blank(b []byte) bool { return len(bytes.TrimLeft(b, " \t")) == 0 }
 
+// headerStart is how every header the formatter writes starts.
+var headerStart = []byte("version=")
+
+// formatterHeader reports whether line starts as every header sp-rtrace's
+// formatter writes: "version=", a protocol version such as "2.0", then a
+// comma or the end of the line.
+func formatterHeader(line []byte) bool {
+	rest, ok := bytes.CutPrefix(line, headerStart)
+	if !ok {
+		return false
+	}
+	major := digits(rest)
+	if major == 0 || major == len(rest) || rest[major] != '.' {
+		return false
+	}
+	rest = rest[major+1:]
+	minor := digits(rest)
+	return minor > 0 && (minor == len(rest) || rest[minor] == ',')
+}
+
+// digits returns how many decimal digits b starts with.
+func digits(b []byte) int {
+	n := 0
+	for n < len(b) && b[n] >= '0' && b[n] <= '9' {
+		n++
+	}
+	return n
+}
+
 // parseHeader parses the "key=value, " pairs of the first line.
 func parseHeader(line []byte) Header {
 	var h Header

@@ -92,6 +92,13 @@ func (rd *Reader) Reset(r io.Reader) error {
 		rd.buf = make([]byte, minRead)
 	}
 	n, err := rd.lineAt(0)
+	if head := rd.buf[rd.pos:rd.end]; len(head) > 0 && head[0] == binaryHandshake {
+		return rd.fail(1, ErrBinary)
+	} else if k := min(len(head), len(headerStart)); !bytes.Equal(head[:k], headerStart[:k]) {
+		// Said before the line's end is sought: a file that is no
+		// report may have no line end for megabytes.
+		return rd.fail(1, fmt.Errorf("%w: it starts %q", ErrHeader, head[:min(len(head), 16)]))
+	}
 	if err != nil {
 		if err == io.EOF {
 			err = io.ErrUnexpectedEOF
@@ -99,14 +106,15 @@ func (rd *Reader) Reset(r io.Reader) error {
 		return rd.fail(1, err)
 	}
 	raw := rd.buf[rd.pos : rd.pos+n]
-	if n > 0 && raw[0] == binaryHandshake {
-		return rd.fail(1, ErrBinary)
-	}
 	line := raw
 	crlf := false
 	if len(line) > 0 && line[len(line)-1] == '\r' {
 		crlf = true
 		line = line[:len(line)-1]
+	}
+	if !formatterHeader(line) {
+		rd.hdr = Header{}
+		return rd.fail(1, fmt.Errorf("%w: it starts %q", ErrHeader, line[:min(len(line), 16)]))
 	}
 	rd.hdr = parseHeader(line)
 	rd.hdr.CRLF = crlf

@@ -357,3 +357,33 @@ func TestBinaryLog(t *testing.T) {
 		t.Errorf("got %v", err)
 	}
 }
+
+// TestNotAReport checks that NewReader refuses, Strict or not, what is not
+// a text report, other formats' files included: ErrHeader in a
+// *SyntaxError at line 1. Every real report is still accepted.
+func TestNotAReport(t *testing.T) {
+	inputs := testutil.Foreign(t)
+	for _, h := range []string{"version=2", "version=.0, arch=x", "version=2.0x, arch=x", "Version=2.0, ", " version=2.0, ", "arch=x86_64, version=2.0, "} {
+		inputs = append(inputs, testutil.Input{Name: h, Data: []byte(h + "\n")})
+	}
+	// No line end for longer than MaxLineLen: refused at its first bytes.
+	inputs = append(inputs, testutil.Input{Name: "long", Data: bytes.Repeat([]byte("x"), 2<<20)})
+	for _, in := range inputs {
+		if in.Name == "sample multi.txt" {
+			continue
+		}
+		for _, strict := range []bool{false, true} {
+			rd := &Reader{Strict: strict}
+			err := rd.Reset(bytes.NewReader(in.Data))
+			var se *SyntaxError
+			if !errors.Is(err, ErrHeader) || !errors.As(err, &se) || se.Line != 1 {
+				t.Errorf("%s (Strict %v): %v, want a *SyntaxError at line 1 wrapping ErrHeader", in.Name, strict, err)
+			}
+		}
+	}
+	for _, h := range []string{"version=2.0, arch=i686, ", "version=1.0, arch=x86_64-linux-gnu, time=2010.9.4 15:03:33, process=, pid=9399, ", "version=1.4", "version=10.12,arch=x"} {
+		if _, err := NewReader(strings.NewReader(h + "\n")); err != nil {
+			t.Errorf("%q: %v", h, err)
+		}
+	}
+}

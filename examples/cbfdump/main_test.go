@@ -106,7 +106,7 @@ func TestCommandLine(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, errs, code = runCmd(t, "", bad)
-	if code != 1 || errs != "cbfdump: "+bad+": cbf: offset 0: reserved word size\n" {
+	if code != 1 || errs != "cbfdump: "+bad+": cbf: offset 0: not CBF data: info byte 0x03: reserved word size\n" {
 		t.Errorf("bad file: exit %d, stderr %q", code, errs)
 	}
 }

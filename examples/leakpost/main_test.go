@@ -56,7 +56,8 @@ func TestExitStatus(t *testing.T) {
 		{[]string{}, 2, "leakpost: want one input file, got 0 arguments"},
 		{[]string{shm, shm}, 2, "leakpost: want one input file, got 2 arguments"},
 		{[]string{"/nonexistent/r.txt"}, 1, "leakpost: open /nonexistent/r.txt: no such file or directory"},
-		{[]string{td + "generated-x86_64/multi.rtrace"}, 1, "leakpost: " + td + "generated-x86_64/multi.rtrace: leaktext: line 1: binary sp-rtrace log"},
+		{[]string{td + "generated-x86_64/multi.rtrace"}, 1, "leakpost: " + td + "generated-x86_64/multi.rtrace: leaktext: line 1: not an sp-rtrace text report: a binary sp-rtrace log"},
+		{[]string{"../../go.mod"}, 1, `leakpost: ../../go.mod: leaktext: line 1: not an sp-rtrace text report: it starts "module github.co"`},
 	} {
 		var out, errs bytes.Buffer
 		code := run(&out, &errs, tc.args)
