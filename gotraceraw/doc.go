@@ -5,7 +5,8 @@
 // It is the library to pick over copying Go's internal/trace/raw: one
 // import reads every v2 header, reports truncation and bad input with
 // offsets or line numbers, decodes without allocating, writes back byte
-// for byte, and keeps an edited trace valid for Go's tools. It does not
+// for byte, and with a Validator keeps an edited trace valid for Go's
+// tools. It does not
 // interpret events (no ordering, no goroutine states): that is
 // golang.org/x/exp/trace's job.
 //
@@ -54,16 +55,43 @@
 // time; Close ends the trace (it does not close the io.Writer underneath);
 // Write after Close returns ErrClosed.
 //
-// The writers keep the trace valid for Go's tools, whatever the caller
-// drops, adds or changes. Each batch is held until it ends, and its
-// EventBatch is written with the size of the events actually written
-// after it (the size argument given is ignored); Flush writes the batches
-// that have ended. The writers refuse, with ErrInvalid, an event that does
-// not fit its type or version, an event outside any batch (before the
-// first EventBatch, or after an ExperimentalBatch or EndOfGeneration), and
-// an event that would make its batch longer than MaxBatchSize, which Go's
-// parser rejects. A refusal sticks, as every error does: nothing of the
-// refused event, nor anything after it, is written.
+// The writers keep the batches valid, whatever the caller drops, adds or
+// changes. Each batch is held until it ends, and its EventBatch is written
+// with the size of the events actually written after it (the size
+// argument given is ignored); Flush writes the batches that have ended.
+// The writers refuse, with ErrInvalid, an event that does not fit its type
+// or version, an event outside any batch (before the first EventBatch, or
+// after an ExperimentalBatch or EndOfGeneration), and an event that would
+// make its batch longer than MaxBatchSize, which Go's parser rejects.
+// That is all they check by themselves: like Go's raw writer, they write
+// any sequence of events that frames well, so that a raw trace, even a
+// broken one, is written back byte for byte.
+//
+// A writer whose Validate field is set before the first Write writes only
+// what Go's parser accepts, as far as the Validator judges as Go does. It
+// holds each generation whole, until a batch of another generation
+// number, an EndOfGeneration (which ends its generation and is its last
+// byte) or Close, passes the generation's wire bytes to the Validator, and
+// writes them only if it accepts; the TextWriter passes the wire bytes of
+// what it prints. It also refuses at once, before the generation ends:
+// an event where Go's parser takes no such event (a batch of strings holds
+// a Strings event and then String events only; stacks, CPU samples and
+// the sync batch of Frequency and ClockSnapshot likewise; other batches
+// hold timed events only), a string or stack id defined twice in a
+// generation (or id 0, which stands for none), a string over 1 KiB or a
+// stack over 128 frames, a second Frequency or ClockSnapshot in a
+// generation, a generation numbered 0 and, before Go1.26, a generation
+// that does not follow the one before it. At the end of a generation it
+// refuses one that uses a string or stack id it does not define (ids are
+// per generation). The refusal wraps ErrInvalid and the Validator's error.
+// Memory grows with the largest generation, not with the trace.
+//
+// A refusal sticks, as every error does: nothing of the refused event,
+// nor anything after it, is written. What came before it is written
+// whole: without a Validator every batch before it and the open batch's
+// events before it; with one, every generation accepted before it, which
+// makes a trace Go's parser reads (but for a trace of Go 1.22 to 1.25
+// with no generation at all, which it refuses as empty).
 //
 // Round trips:
 //
@@ -131,5 +159,6 @@
 //     value over 127.
 //   - The writers recompute batch sizes (see Writing): Go's raw writer
 //     writes the size it is given, so that dropping an event makes a trace
-//     `go tool trace` cannot read ("expected batch event").
+//     `go tool trace` cannot read ("expected batch event"). Go has no
+//     validating writer.
 package gotraceraw

@@ -33,8 +33,9 @@ var (
 	// line of the expected form.
 	ErrSyntax = errors.New("gotraceraw: malformed text")
 	// ErrInvalid means a writer refused an event: it does not fit its type
-	// or the trace's version, or Go's trace parser would misread the file
-	// it makes (an event outside a batch, a batch over 64 KiB).
+	// or the trace's version, Go's trace parser would misread the file it
+	// makes (an event outside a batch, a batch over 64 KiB), or, with a
+	// Validator, the checks or the Validator refused it or its generation.
 	ErrInvalid = errors.New("gotraceraw: invalid event")
 	// ErrClosed means a Writer or TextWriter was used after Close.
 	ErrClosed = errors.New("gotraceraw: writer closed")

@@ -164,12 +164,18 @@ func appendQuote(b, s []byte) []byte {
 // TextWriter writes events in the text form, byte for byte as Go's
 // TextWriter and `go tool trace -d=wire` print them.
 //
-// Like Writer, it keeps the trace valid: the size it prints for each
+// Like Writer, it keeps the batches right: the size it prints for each
 // EventBatch is the length on the wire of the events it prints after it
 // (as Writer would write them), and it refuses what Writer refuses. It
 // holds each batch until the batch ends: call Close at the end.
 type TextWriter struct {
+	// Validate is Writer.Validate: given the wire bytes of each
+	// generation, as Writer would write them, it judges the generation
+	// before its text is written.
+	Validate Validator
+
 	sink
+	wire *Writer // the wire form of what is written, when validating
 }
 
 // NewTextWriter returns a TextWriter of traces of h.Version to w. The
@@ -200,7 +206,7 @@ func (w *TextWriter) Reset(out io.Writer, h Header) error {
 // are not part of the text form, but count in the batch sizes it prints.
 // Errors are sticky, refusals included.
 func (w *TextWriter) Write(e *Event) error {
-	if w.open && w.inBatch && plainInBatch(e, w.h.Version, w.tab) {
+	if w.open && w.inBatch && !w.held && plainInBatch(e, w.h.Version, w.tab) {
 		// The common case, in line: an event of plain arguments in
 		// the open batch.
 		mark := len(w.buf)
@@ -208,18 +214,59 @@ func (w *TextWriter) Write(e *Event) error {
 		w.buf, n = appendPlainText(w.buf, e.Args, &plainTexts[e.Type])
 		if w.body+n > MaxBatchSize {
 			w.buf = w.buf[:mark]
-			return w.refuse(fmt.Errorf("%w: %v would make its batch longer than %d bytes", ErrInvalid, e.Type, MaxBatchSize))
+			return w.refuse(fmt.Errorf("%w: %v would make its batch longer than %d bytes", ErrInvalid, e.Type, MaxBatchSize), w.endBatch)
 		}
 		w.body += n
 		return nil
 	}
-	return w.refuse(w.writeEvent(e))
+	return w.refuse(w.writeEvent(e), w.endBatch)
 }
 
 func (w *TextWriter) writeEvent(e *Event) error {
 	if err := w.usable(); err != nil {
 		return err
 	}
+	if !w.started {
+		w.started = true
+		if w.Validate != nil {
+			if w.wire == nil {
+				w.wire = new(Writer)
+			}
+			w.wire.Reset(io.Discard, w.h)
+			w.wire.Validate = w.Validate
+		}
+	}
+	if w.wire == nil || w.Validate == nil {
+		return w.writeText(e)
+	}
+	// The wire form goes first: it makes every check, and says when a
+	// generation ends and whether it was accepted.
+	accepted := w.wire.g.accepted
+	err := w.wire.Write(e)
+	if w.wire.g.accepted != accepted && e.Type != EvEndOfGeneration {
+		// e comes after the generation held, which was accepted.
+		if w.inBatch {
+			w.endBatch()
+		}
+		w.held = false
+	}
+	if err != nil {
+		return err
+	}
+	if !w.held {
+		w.held, w.hold = true, len(w.buf)
+	}
+	if err := w.writeText(e); err != nil {
+		return err
+	}
+	if w.wire.g.accepted != accepted && e.Type == EvEndOfGeneration {
+		w.held = false
+	}
+	return w.spill()
+}
+
+// writeText writes e's text.
+func (w *TextWriter) writeText(e *Event) error {
 	k, err := check(e, w.h.Version, w.tab)
 	if err != nil {
 		return err
@@ -232,9 +279,7 @@ func (w *TextWriter) writeEvent(e *Event) error {
 		}
 	}
 	if ends {
-		if err := w.endBatch(); err != nil {
-			return err
-		}
+		w.endBatch()
 	}
 	mark := len(w.buf)
 	var n int
@@ -254,10 +299,8 @@ func (w *TextWriter) writeEvent(e *Event) error {
 		var d [20]byte
 		width := len(strconv.AppendUint(d[:0], e.Args[3], 10))
 		w.inBatch, w.start, w.at, w.width, w.body = true, mark, len(w.buf)-1-width, width, 0
-	case len(w.buf) >= flushAt:
-		return w.write(len(w.buf))
 	}
-	return nil
+	return w.spill()
 }
 
 // wireLen returns the length of e on the wire, as Writer writes it.
@@ -280,7 +323,7 @@ func wireLen(e *Event, k uint8) int {
 
 // endBatch prints the open batch's size, the length of its events on the
 // wire.
-func (w *TextWriter) endBatch() error {
+func (w *TextWriter) endBatch() {
 	var d [20]byte
 	digits := strconv.AppendUint(d[:0], uint64(w.body), 10)
 	if len(digits) != w.width {
@@ -288,26 +331,30 @@ func (w *TextWriter) endBatch() error {
 	}
 	copy(w.buf[w.at:], digits)
 	w.inBatch = false
-	if len(w.buf) >= flushAt {
-		return w.write(len(w.buf))
-	}
-	return nil
 }
 
 // Flush writes the buffered text to the underlying writer, but for the
-// open batch, whose size is known only at its end.
+// open batch, whose size is known only at its end, and when validating
+// the generation not yet accepted.
 func (w *TextWriter) Flush() error { return w.flush() }
 
-// Close ends the open batch and writes all the text. It does not close
-// the underlying writer. Write after Close returns ErrClosed.
+// Close ends the open batch and, when validating, the generation, and
+// writes all the text. It does not close the underlying writer. Write
+// after Close returns ErrClosed. When the Validator refuses the last
+// generation, Close writes the generations before it and returns the
+// refusal.
 func (w *TextWriter) Close() error {
 	if err := w.usable(); err != nil {
 		return err
 	}
-	if w.inBatch {
-		if err := w.endBatch(); err != nil {
-			return err
+	if w.held {
+		if err := w.wire.Close(); err != nil {
+			return w.refuse(err, w.endBatch)
 		}
+		w.held = false
+	}
+	if w.inBatch {
+		w.endBatch()
 	}
 	err := w.write(len(w.buf))
 	w.closed, w.open = true, false

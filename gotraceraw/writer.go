@@ -16,12 +16,13 @@ const MaxBatchSize = 64 << 10
 
 // Writer writes events in the binary format.
 //
-// It keeps the file valid for Go's trace parser. It computes the size
-// argument of each EventBatch from the events it actually writes after
-// it, so a caller may drop, add or change events freely; and it refuses,
-// with ErrInvalid, an event the parser would misread. It holds each batch
-// until the batch ends, at the next EventBatch, ExperimentalBatch or
-// EndOfGeneration, or at Close: call Close at the end.
+// It computes the size argument of each EventBatch from the events it
+// actually writes after it, so a caller may drop, add or change events;
+// and it refuses, with ErrInvalid, an event the parser would misread. It
+// holds each batch until the batch ends, at the next EventBatch,
+// ExperimentalBatch or EndOfGeneration, or at Close: call Close at the
+// end. With Validate set it also holds each generation until the
+// Validator accepts it (see the package doc).
 type Writer struct {
 	// PadBatchLengths writes the size of each EventBatch and the data
 	// length of each ExperimentalBatch as a ten-byte varint, as the Go
@@ -31,7 +32,14 @@ type Writer struct {
 	// widths either way.
 	PadBatchLengths bool
 
+	// Validate, when set before the first Write, judges each generation
+	// before it is written, and the Writer also makes the checks that
+	// are cheap as events come (see the package doc). A generation it
+	// refuses is not written, and neither is anything after it.
+	Validate Validator
+
 	sink
+	g genState
 }
 
 // sink is the buffered output of both writers, and the batch they have
@@ -52,17 +60,55 @@ type sink struct {
 	start, at, width int
 	pad              int
 	body             int // the batch's events' length on the wire (TextWriter)
+
+	// When validating, buf[hold:] is the generation held until its
+	// Validator accepts it.
+	started bool // the first event came: Validate is read then
+	held    bool
+	hold    int
 }
 
 // flushAt is how many buffered bytes make a writer write them out.
 const flushAt = 64 << 10
 
-// refuse makes a refusal sticky, as every other error is.
-func (s *sink) refuse(err error) error {
-	if err != nil && s.open && errors.Is(err, ErrInvalid) {
-		s.err, s.open = err, false
+// refuse makes a refusal sticky, as every other error is, and writes
+// what came before it that is complete: the generations accepted when
+// validating, else every batch, the open one ended where it stands.
+// endBatch ends the open batch.
+func (s *sink) refuse(err error, endBatch func()) error {
+	if err == nil || !s.open || !errors.Is(err, ErrInvalid) {
+		return err
 	}
+	if s.held {
+		s.buf, s.held, s.inBatch = s.buf[:s.hold], false, false
+	} else if s.inBatch {
+		endBatch()
+	}
+	if s.write(len(s.buf)) == nil {
+		s.err = err
+	}
+	s.open = false
 	return err
+}
+
+// ready returns how many bytes at the start of buf are complete and, when
+// validating, accepted: what may be written.
+func (s *sink) ready() int {
+	switch {
+	case s.held:
+		return s.hold
+	case s.inBatch:
+		return s.start
+	}
+	return len(s.buf)
+}
+
+// spill writes what is ready once there is enough of it.
+func (s *sink) spill() error {
+	if n := s.ready(); n >= flushAt {
+		return s.write(n)
+	}
+	return nil
 }
 
 // usable returns the error a writer's method returns before doing
@@ -134,18 +180,17 @@ func (s *sink) write(n int) error {
 	s.buf = s.buf[:copy(s.buf, s.buf[n:])]
 	s.start -= n
 	s.at -= n
+	s.hold -= n
 	return nil
 }
 
-// flush writes the buffered output but for the open batch.
+// flush writes the buffered output but for the open batch and the held
+// generation.
 func (s *sink) flush() error {
 	if err := s.usable(); err != nil {
 		return err
 	}
-	if s.inBatch {
-		return s.write(s.start)
-	}
-	return s.write(len(s.buf))
+	return s.write(s.ready())
 }
 
 // resize makes the size field of the open batch n bytes wide, moving the
@@ -177,6 +222,8 @@ func NewWriter(w io.Writer, h Header) (*Writer, error) {
 // The zero Writer is ready for Reset; before it, every method returns
 // ErrNotOpen.
 func (w *Writer) Reset(out io.Writer, h Header) error {
+	w.g.clear()
+	w.g = genState{strings: w.g.strings, stacks: w.g.stacks, refStrings: w.g.refStrings, refStacks: w.g.refStacks}
 	if err := w.reset(out, h); err != nil {
 		return err
 	}
@@ -188,11 +235,14 @@ func (w *Writer) Reset(out io.Writer, h Header) error {
 
 // Write encodes one event. It refuses, with an error wrapping ErrInvalid,
 // an event that does not fit its type or that would make a file Go's
-// parser misreads (an event outside a batch, a batch over MaxBatchSize);
-// nothing of that event is written. Errors are sticky, refusals
-// included: every later call returns the error and writes nothing more.
+// parser misreads (an event outside a batch, a batch over MaxBatchSize),
+// and with Validate set an event the checks refuse or an event that ends
+// a generation the Validator refuses. Nothing of the refused event, nor
+// of its generation when validating, is written; what came before it is
+// (see the package doc). Errors are sticky, refusals included: every
+// later call returns the error and writes nothing more.
 func (w *Writer) Write(e *Event) error {
-	if w.open && w.inBatch && plainInBatch(e, w.h.Version, w.tab) {
+	if w.open && w.inBatch && w.g.val == nil && plainInBatch(e, w.h.Version, w.tab) {
 		// The common case, in line: an event of plain arguments in
 		// the open batch.
 		mark := len(w.buf)
@@ -203,11 +253,11 @@ func (w *Writer) Write(e *Event) error {
 		w.buf = b
 		if len(b)-(w.at+w.width) > MaxBatchSize {
 			w.buf = b[:mark]
-			return w.refuse(fmt.Errorf("%w: %v would make its batch longer than %d bytes", ErrInvalid, e.Type, MaxBatchSize))
+			return w.refuse(fmt.Errorf("%w: %v would make its batch longer than %d bytes", ErrInvalid, e.Type, MaxBatchSize), w.endBatch)
 		}
 		return nil
 	}
-	return w.refuse(w.writeEvent(e))
+	return w.refuse(w.writeEvent(e), w.endBatch)
 }
 
 // plainInBatch reports whether e is an event of version v of plain
@@ -222,6 +272,9 @@ func (w *Writer) writeEvent(e *Event) error {
 	if err := w.usable(); err != nil {
 		return err
 	}
+	if !w.started {
+		w.started, w.g.val = true, w.Validate
+	}
 	k, err := check(e, w.h.Version, w.tab)
 	if err != nil {
 		return err
@@ -234,7 +287,10 @@ func (w *Writer) writeEvent(e *Event) error {
 		}
 	}
 	if ends {
-		if err := w.endBatch(); err != nil {
+		w.endBatch()
+	}
+	if w.g.val != nil {
+		if err := w.judge(e, k); err != nil {
 			return err
 		}
 	}
@@ -260,17 +316,66 @@ func (w *Writer) writeEvent(e *Event) error {
 		}
 	}
 	w.buf = append(b, e.Data...)
-	switch {
-	case w.inBatch:
-		if len(w.buf)-(w.at+w.width) > MaxBatchSize {
-			w.buf = w.buf[:mark]
-			return fmt.Errorf("%w: %v would make its batch longer than %d bytes", ErrInvalid, e.Type, MaxBatchSize)
-		}
-	case e.Type == EvEventBatch:
-		w.beginBatch(e, mark)
-	case len(w.buf) >= flushAt:
-		return w.write(len(w.buf))
+	if w.inBatch && len(w.buf)-(w.at+w.width) > MaxBatchSize {
+		w.buf = w.buf[:mark]
+		return fmt.Errorf("%w: %v would make its batch longer than %d bytes", ErrInvalid, e.Type, MaxBatchSize)
 	}
+	if w.g.val != nil {
+		if !w.held {
+			w.held, w.hold = true, mark
+		}
+		w.g.note(e, k, w.h.Version)
+		if e.Type == EvEndOfGeneration {
+			if err := w.endGen(); err != nil {
+				return err
+			}
+		}
+	}
+	if e.Type == EvEventBatch {
+		w.beginBatch(e, mark)
+	}
+	return w.spill()
+}
+
+// judge makes a validating Writer's checks of e before it is written:
+// where it stands in its batch and generation. A batch of another
+// generation ends the one held, which the Validator judges then.
+func (w *Writer) judge(e *Event, k uint8) error {
+	g := &w.g
+	if k&kFrame != 0 {
+		if w.held && e.Type != EvEndOfGeneration && genNum(e) != g.num {
+			if err := w.endGen(); err != nil {
+				return err
+			}
+		}
+		if !w.held {
+			return g.open(e, w.h.Version)
+		}
+		return nil
+	}
+	return g.local(e, k, w.h.Version)
+}
+
+// endGen ends the generation held: it checks the references in it, and
+// passes it to the Validator. Once accepted, it may be written.
+func (w *Writer) endGen() error {
+	g := &w.g
+	if w.inBatch {
+		w.endBatch()
+	}
+	err := g.finish()
+	if err == nil {
+		if verr := g.val.Generation(w.buf[w.hold:]); verr != nil {
+			err = fmt.Errorf("%w: generation %d refused: %w", ErrInvalid, g.num, verr)
+		}
+	}
+	if err != nil {
+		return err
+	}
+	g.accepted++
+	g.last = g.num
+	g.clear()
+	w.held = false
 	return nil
 }
 
@@ -292,32 +397,35 @@ func (w *Writer) beginBatch(e *Event, mark int) {
 }
 
 // endBatch writes the open batch's size, the length of its events.
-func (w *Writer) endBatch() error {
+func (w *Writer) endBatch() {
 	size := len(w.buf) - (w.at + w.width)
 	if n := max(varint.Len(uint64(size)), w.pad); n != w.width {
 		w.resize(n)
 	}
 	varint.AppendPadded(w.buf[:w.at:w.at+w.width], uint64(size), w.width)
 	w.inBatch = false
-	if len(w.buf) >= flushAt {
-		return w.write(len(w.buf))
-	}
-	return nil
 }
 
 // Flush writes the buffered output to the underlying writer, but for the
-// open batch, whose size is known only at its end.
+// open batch, whose size is known only at its end, and when validating
+// the generation not yet accepted.
 func (w *Writer) Flush() error { return w.flush() }
 
-// Close ends the open batch and writes all the output. It does not close
-// the underlying writer. Write after Close returns ErrClosed.
+// Close ends the open batch and, when validating, the generation, and
+// writes all the output. It does not close the underlying writer. Write
+// after Close returns ErrClosed. When the Validator refuses the last
+// generation, Close writes the generations before it and returns the
+// refusal.
 func (w *Writer) Close() error {
 	if err := w.usable(); err != nil {
 		return err
 	}
 	if w.inBatch {
-		if err := w.endBatch(); err != nil {
-			return err
+		w.endBatch()
+	}
+	if w.held {
+		if err := w.endGen(); err != nil {
+			return w.refuse(err, w.endBatch)
 		}
 	}
 	err := w.write(len(w.buf))
