@@ -5,10 +5,11 @@
 //
 // Traces come from apitrace's tracers (apitrace 1.0 to 13.0; Debian's 11.1
 // made the test traces). The text forms are those of the real tool:
-// Dumper prints calls byte for byte as `apitrace dump` 11.1 does, with its
-// options (ParseDumpArgs reads its command line), and ReadInfo summarises a
-// trace as `apitrace info` does, with its known mistakes corrected (see
-// Info).
+// Dumper prints calls byte for byte as `apitrace dump` 13.0 and master do,
+// or as 11.1 (Debian 12's) does where they differ (DumpOptions.Compat),
+// with its options (ParseDumpArgs reads its command line), and ReadInfo
+// summarises a trace as `apitrace info` 11.1, 13.0 and master do, with
+// their known mistakes corrected (see Info).
 //
 // # Reading
 //

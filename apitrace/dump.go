@@ -1,6 +1,7 @@
 package apitrace
 
 import (
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -15,7 +16,10 @@ import (
 type DumpOptions struct {
 	// Calls limits the dump to these calls (--calls=SET); the zero CallSet
 	// holds every call. Reading a trace stops at the first call numbered
-	// above the set's last call, as apitrace does.
+	// more than 100 above the set's last call, as apitrace 13.0 does, so
+	// that the calls a multithreaded trace writes out of order and the
+	// incomplete calls flushed at its end are printed too; with Compat
+	// set to Dump11 it stops at the first call above the last one.
 	Calls CallSet
 	// Verbose also dumps the calls apitrace calls verbose (-v): the 84
 	// query functions of its name table (glGetString, glIs*, glXGetCurrent*,
@@ -39,17 +43,62 @@ type DumpOptions struct {
 	NoMultiline bool
 	// Blobs writes each blob into a file named blob_callN.bin, or
 	// blob_callN_K.bin for the K-th (from 0) blob of a call after the first,
-	// and prints blob("NAME") instead of blob(SIZE) (--blobs).
+	// and prints blob("NAME") instead of blob(SIZE) (--blobs). A value with
+	// a human and a machine form then prints its machine form, so that its
+	// bytes land in a file (apitrace 12.0 on; Dump11 prints the human form).
 	Blobs bool
 	// BlobDir is the directory the blob files go to; "" is the current
 	// directory, where apitrace writes them.
 	BlobDir string
 	// Color adds apitrace's ANSI colours (--color=always).
 	Color bool
+	// Compat is the apitrace release whose output to reproduce where
+	// releases differ (--compat=11.1); the zero value is the newest.
+	Compat DumpVersion
 }
 
-// Dumper prints calls as apitrace dump 11.1 does, byte for byte, with its
-// options. It buffers its output: call Flush at the end (Trace does).
+// A DumpVersion names the apitrace release whose dump text a Dumper
+// reproduces. Releases print every call the same way; they differ in which
+// calls --calls prints, in what --blobs prints for a value with two forms,
+// and in the option values they accept.
+type DumpVersion uint8
+
+const (
+	// Dump13 is apitrace 13.0 and master (checked at 18cfd388 of
+	// 2026-01-30), the default.
+	Dump13 DumpVersion = iota
+	// Dump11 is apitrace 11.1, the release Debian 12 ships: --calls stops
+	// at the first call past the set, --blobs prints a value's human form,
+	// and a boolean option's value 1 is refused with a warning (the option
+	// then keeps apitrace's default, yes), a mistake 12.0 fixed.
+	Dump11
+)
+
+// String returns the release's number as --compat takes it.
+func (v DumpVersion) String() string {
+	switch v {
+	case Dump13:
+		return "13.0"
+	case Dump11:
+		return "11.1"
+	}
+	return "DumpVersion(" + strconv.Itoa(int(v)) + ")"
+}
+
+// ParseDumpVersion reads a release number as --compat takes it: 11.1, or
+// 13.0 (also master, the default).
+func ParseDumpVersion(s string) (DumpVersion, error) {
+	switch s {
+	case "11.1":
+		return Dump11, nil
+	case "13.0", "master":
+		return Dump13, nil
+	}
+	return 0, fmt.Errorf("%w: --compat: unknown apitrace version %q (11.1 or 13.0)", ErrDumpOption, s)
+}
+
+// Dumper prints calls as apitrace dump 13.0 (or 11.1, see DumpVersion)
+// does, byte for byte, with its options. It buffers its output: call Flush at the end (Trace does).
 //
 // apitrace's text has rules that look like mistakes but that users' diffs
 // depend on, and the Dumper keeps them: strings stop at the first NUL, bytes
@@ -584,6 +633,10 @@ func (d *Dumper) appendValue(dst []byte, v *Value) []byte {
 		dst = appendDumpHex(dst, v.Uint())
 		return append(dst, d.normal...)
 	case KindRepr:
+		// apitrace's blob dumper, from 12.0 on, prints the machine form.
+		if d.opts.Blobs && d.opts.Compat != Dump11 && len(v.Elems) > 1 {
+			return d.appendValue(dst, &v.Elems[1])
+		}
 		if len(v.Elems) > 0 {
 			return d.appendValue(dst, &v.Elems[0])
 		}

@@ -11,12 +11,12 @@ import (
 // Dump the first calls of a trace as `apitrace dump --calls=0-1` prints
 // them.
 func ExampleDumper() {
-	opts, files, _, err := apitrace.ParseDumpArgs([]string{"--calls=0-1", filepath.Join("testdata", "dump", "es2_info.trace")})
+	args, err := apitrace.ParseDumpArgs([]string{"--calls=0-1", filepath.Join("testdata", "dump", "es2_info.trace")})
 	if err != nil {
 		log.Fatal(err)
 	}
-	d := apitrace.NewDumper(os.Stdout, opts)
-	for _, name := range files {
+	d := apitrace.NewDumper(os.Stdout, args.Options)
+	for _, name := range args.Files {
 		f, err := os.Open(name)
 		if err != nil {
 			log.Fatal(err)

@@ -37,9 +37,11 @@ func dumpFiles(t testing.TB, w io.Writer, opts DumpOptions, dir string, files []
 	return nil
 }
 
-// TestDumpGoldens compares our dump with apitrace 11.1's on the traces and
-// option sets of testdata/dump/cases.txt (made by testdata/dump/gen.sh with
-// the real tool).
+// TestDumpGoldens compares our dump with apitrace 11.1's (--compat=11.1)
+// and 13.0's (the default) on the traces and option sets of
+// testdata/dump/cases.txt, made by testdata/dump/gen.sh with the real
+// tools: NAME.txt is 11.1's output, NAME.v13.txt 13.0's where it differs
+// (gen.sh keeps it only then, so NAME.txt is 13.0's output too otherwise).
 func TestDumpGoldens(t *testing.T) {
 	dir := filepath.Join("testdata", "dump")
 	cases, err := os.ReadFile(filepath.Join(dir, "cases.txt"))
@@ -53,25 +55,35 @@ func TestDumpGoldens(t *testing.T) {
 			continue
 		}
 		golden, args := fields[0], fields[1:]
-		t.Run(golden, func(t *testing.T) {
-			opts, files, _, err := ParseDumpArgs(args)
-			if err != nil {
-				t.Fatal(err)
+		for _, v := range []DumpVersion{Dump11, Dump13} {
+			name := golden
+			if v == Dump13 {
+				v13 := strings.TrimSuffix(golden, ".txt") + ".v13.txt"
+				if _, err := os.Stat(filepath.Join(dir, v13)); err == nil {
+					name = v13
+				}
 			}
-			if opts.Blobs {
-				opts.BlobDir = t.TempDir()
-			}
-			var out bytes.Buffer
-			err = dumpFiles(t, &out, opts, dir, files)
-			if damaged := strings.HasPrefix(golden, "damaged"); damaged != (err != nil) {
-				t.Errorf("error %v; a damaged trace must give one, others none", err)
-			}
-			testutil.DiffText(t, golden, testutil.ReadFile(t, filepath.Join(dir, golden)), out.Bytes())
-			if opts.Blobs {
-				want := testutil.ReadFile(t, filepath.Join(dir, strings.TrimSuffix(golden, ".txt")+".sha256"))
-				testutil.DiffText(t, golden+" blob files", want, blobSums(t, opts.BlobDir))
-			}
-		})
+			t.Run(golden+"/"+v.String(), func(t *testing.T) {
+				a, err := ParseDumpArgs(append([]string{"--compat=" + v.String()}, args...))
+				if err != nil {
+					t.Fatal(err)
+				}
+				opts := a.Options
+				if opts.Blobs {
+					opts.BlobDir = t.TempDir()
+				}
+				var out bytes.Buffer
+				err = dumpFiles(t, &out, opts, dir, a.Files)
+				if damaged := strings.HasPrefix(golden, "damaged"); damaged != (err != nil) {
+					t.Errorf("error %v; a damaged trace must give one, others none", err)
+				}
+				testutil.DiffText(t, name, testutil.ReadFile(t, filepath.Join(dir, name)), out.Bytes())
+				if opts.Blobs {
+					want := testutil.ReadFile(t, filepath.Join(dir, strings.TrimSuffix(name, ".txt")+".sha256"))
+					testutil.DiffText(t, name+" blob files", want, blobSums(t, opts.BlobDir))
+				}
+			})
+		}
 	}
 }
 
@@ -109,7 +121,8 @@ var sharedDumpOptions = map[string][]string{
 }
 
 // TestDumpSharedFixtures compares our dump with every dump text in the
-// shared fixtures (apitrace 11.1's output, with the options its name says).
+// shared fixtures (apitrace 11.1's output, with the options its name says),
+// with --compat=11.1.
 func TestDumpSharedFixtures(t *testing.T) {
 	dir := testutil.SharedFixture(t, "apitrace")
 	texts, err := filepath.Glob(filepath.Join(dir, "*.dump*.txt*"))
@@ -129,12 +142,12 @@ func TestDumpSharedFixtures(t *testing.T) {
 			continue
 		}
 		t.Run(base, func(t *testing.T) {
-			opts, _, _, err := ParseDumpArgs(args)
+			a, err := ParseDumpArgs(append([]string{"--compat=11.1"}, args...))
 			if err != nil {
 				t.Fatal(err)
 			}
 			var out bytes.Buffer
-			if err := dumpFiles(t, &out, opts, dir, []string{trace + ".trace"}); err != nil {
+			if err := dumpFiles(t, &out, a.Options, dir, []string{trace + ".trace"}); err != nil {
 				t.Fatal(err)
 			}
 			testutil.DiffText(t, filepath.Base(text), testutil.ReadFile(t, text), out.Bytes())

@@ -84,13 +84,14 @@ func TestDumpAgainstApitrace(t *testing.T) {
 				if err != nil {
 					t.Fatalf("apitrace dump: %v\n%s", err, stderr.Bytes())
 				}
-				opts, files, _, err := ParseDumpArgs(append(args, trace))
+				a, err := ParseDumpArgs(append([]string{"--compat=11.1"}, append(args, trace)...))
 				if err != nil {
 					t.Fatal(err)
 				}
+				opts := a.Options
 				opts.BlobDir = ourBlobs
 				var got bytes.Buffer
-				if err := dumpFiles(t, &got, opts, dir, files); err != nil {
+				if err := dumpFiles(t, &got, opts, dir, a.Files); err != nil {
 					t.Fatal(err)
 				}
 				testutil.DiffText(t, "dump", want, got.Bytes())

@@ -6,7 +6,8 @@ import (
 )
 
 // Trace dumps a whole trace read from r: its properties, then its calls,
-// stopping early when the call set has no more calls. It returns nil at the
+// stopping early when the call set has no more calls (see
+// DumpOptions.Calls). It returns nil at the
 // end of a clean trace; an error that wraps io.ErrUnexpectedEOF means the
 // trace was cut short after everything it held had been printed (apitrace
 // warns and goes on in that case). Trace flushes the output.
@@ -37,7 +38,12 @@ func (d *Dumper) dumpCalls(src *CallReader) error {
 	clear(d.enumIndex)
 	h := src.Header()
 	d.Header(&h)
-	last := d.opts.Calls.Last()
+	// apitrace 13.0 reads on up to 100 calls past the set's last call, in
+	// 64 bits, so that a set without end never stops early.
+	stop := uint64(d.opts.Calls.Last())
+	if d.opts.Compat != Dump11 {
+		stop += dumpLookAhead
+	}
 	d.tail = d.tail[:0]
 	for {
 		c, err := src.Read()
@@ -53,7 +59,7 @@ func (d *Dumper) dumpCalls(src *CallReader) error {
 			}
 			return err
 		}
-		if uint32(c.No) > last {
+		if uint64(uint32(c.No)) > stop {
 			d.buf = append(d.buf, d.tail...)
 			return d.Flush()
 		}
@@ -67,3 +73,7 @@ func (d *Dumper) dumpCalls(src *CallReader) error {
 		}
 	}
 }
+
+// dumpLookAhead is how far past the call set's last call apitrace 13.0
+// reads before it stops (apitrace commit a1820573).
+const dumpLookAhead = 100

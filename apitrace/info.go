@@ -41,7 +41,10 @@ type Info struct {
 	FramesCount uint64
 	// ActualDataSize is the size of the decompressed stream.
 	ActualDataSize int64
-	// ContainerSize is the size of the file.
+	// ContainerSize is the size of the file, every byte counted. For a
+	// seekable zstd trace apitrace master prints the sum of the frames'
+	// compressed sizes instead, which leaves out the seek table at the
+	// end; Info counts the whole file, as for every other container.
 	ContainerSize int64
 
 	// Version is the stream's version_no.

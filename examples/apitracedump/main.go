@@ -1,6 +1,7 @@
 // Command apitracedump prints apitrace traces as text, byte for byte what
-// `apitrace dump --color=never` (apitrace 11.1) prints with the same
-// options:
+// `apitrace dump --color=never` of apitrace 13.0 and master prints with the
+// same options, or with --compat=11.1 what apitrace 11.1 (Debian 12's)
+// prints:
 //
 //	go run ./examples/apitracedump [OPTIONS] TRACE_FILE...
 //
@@ -13,10 +14,22 @@
 //	--multiline[=BOOL]    print newlines in strings literally [default: yes]
 //	--blobs               write blobs to blob_callN[_K].bin in the current directory
 //	--color[=WHEN]        always, never or auto (colour when stdout is a terminal)
+//	--compat=VERSION      print as apitrace VERSION does: 13.0 (default) or 11.1
+//
+// The releases differ in three things: 13.0 reads on up to 100 calls past
+// the last one of --calls, so that the calls a multithreaded trace wrote
+// out of order and the incomplete calls at the end of a trace are printed
+// (11.1 stops at the first call past the set); --blobs prints a value's
+// machine form (the bytes of a D3D shader) where 11.1 prints its human
+// form; and a boolean option takes 1 for yes, where 11.1 warns "unexpected
+// bool 1" and keeps the default. apitrace 13.0 also has an `apitrace
+// version` command; it prints the version of the tool, not of a trace,
+// so apitracedump has no counterpart: -h names the releases it follows.
 //
 // It reads snappy, gzip, Brotli and zstd traces (seekable or not; apitrace
-// 11.1 reads no zstd). Like apitrace it warns on stderr and exits 0 when a
-// trace is cut short, and exits 1 on a trace it cannot read.
+// 11.1 and 13.0 read no zstd, master reads both). Like apitrace it warns on
+// stderr and exits 0 when a trace is cut short, and exits 1 on a trace it
+// cannot read.
 package main
 
 import (
@@ -32,7 +45,7 @@ import (
 )
 
 const usage = `usage: apitracedump [OPTIONS] TRACE_FILE...
-Dump given trace(s) to standard output.
+Dump given trace(s) to standard output, as apitrace dump 13.0 does.
 
     -h, --help           show this help message and exit
     -v, --verbose        verbose output
@@ -46,6 +59,8 @@ Dump given trace(s) to standard output.
     --arg-names[=BOOL]   dump argument names [default: yes]
     --blobs              dump blobs into files
     --multiline[=BOOL]   dump newline in strings literally [default: yes]
+    --compat=VERSION     print as apitrace VERSION does: 13.0 (also master;
+                         the default) or 11.1
 `
 
 func main() {
@@ -61,13 +76,17 @@ func main() {
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
-	opts, files, help, err := apitrace.ParseDumpArgs(args)
+	a, err := apitrace.ParseDumpArgs(args)
 	if err != nil {
 		fmt.Fprintf(stderr, "error: %v\n", err)
 		fmt.Fprint(stderr, usage)
 		return 1
 	}
-	if help {
+	for _, w := range a.Warnings {
+		fmt.Fprintf(stderr, "error: %s\n", w) // apitrace's words
+	}
+	opts, files := a.Options, a.Files
+	if a.Help {
 		fmt.Fprint(stdout, usage)
 		return 0
 	}

@@ -136,3 +136,34 @@ func TestExitStatusAgainstApitrace(t *testing.T) {
 		}
 	}
 }
+
+// TestWarningsAgainstApitrace11 checks that --compat=11.1 warns as
+// apitrace 11.1 does about a boolean option's value 1, and prints the
+// same dump; without --compat, 1 means yes, silently, as in 13.0.
+func TestWarningsAgainstApitrace11(t *testing.T) {
+	tool := testutil.Tool(t, "apitrace")
+	dir := filepath.Join("..", "..", "apitrace", "testdata", "dump")
+	args := []string{"--color=never", "--thread-ids=1", "--call-nos=maybe", "--calls=0-3", filepath.Join(dir, "es2_info.trace")}
+	cmd := exec.Command(tool, append([]string{"dump"}, args...)...)
+	var wantErr bytes.Buffer
+	cmd.Stderr = &wantErr
+	want, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("apitrace dump: %v", err)
+	}
+	var stdout, stderr bytes.Buffer
+	if code := run(append([]string{"--compat=11.1"}, args...), &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.Bytes())
+	}
+	testutil.DiffText(t, "stdout", want, stdout.Bytes())
+	testutil.DiffText(t, "stderr", wantErr.Bytes(), stderr.Bytes())
+	stdout.Reset()
+	stderr.Reset()
+	if code := run(args, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.Bytes())
+	}
+	if got := stderr.String(); got != "error: unexpected bool maybe\n" {
+		t.Errorf("13.0 stderr %q, want only the warning about maybe", got)
+	}
+	testutil.DiffText(t, "stdout", want, stdout.Bytes())
+}

@@ -11,7 +11,11 @@
 // info is wrong: for a gzip trace ActualDataSize and the frames' sizes
 // count decompressed bytes (apitrace info gives its reader's position),
 // the file name is escaped as JSON requires, and a trace without frames
-// gets "Frames": [] instead of [{ }].
+// gets "Frames": [] instead of [{ }]. For a seekable zstd trace
+// ContainerSize is the size of the whole file, as for every other
+// container; apitrace master prints the sum of the frames' compressed sizes
+// from the seek table, which leaves out the table itself (25 bytes for a
+// trace of one frame, 8 more for each further frame).
 //
 // A trace cut short is summarised up to the cut, with a warning on stderr,
 // and does not change the exit status, as with apitrace info. Exit status:

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tracefmt/tracefmt/apitrace/zstd"
 	"github.com/tracefmt/tracefmt/internal/testutil"
 	"github.com/tracefmt/tracefmt/internal/testutil/zstdtest"
 )
@@ -184,5 +185,50 @@ func TestZstdName(t *testing.T) {
 		if code != 0 || !strings.Contains(got, `"ContainerType": "`+tc.name+`",`) {
 			t.Errorf("%s: exit %d: %s%s", tc.file, code, got, errs)
 		}
+	}
+}
+
+// TestMasterSeekable compares the output with apitrace master's info of
+// the seekable zstd traces master wrote (../shared/fixtures/apitrace/v13):
+// the same but for ContainerSize, where we count the whole file and master
+// the frames' compressed sizes from the seek table, leaving the table out.
+func TestMasterSeekable(t *testing.T) {
+	dir := filepath.Join(testutil.SharedFixture(t, "apitrace"), "v13")
+	goldens, _ := filepath.Glob(filepath.Join(dir, "*.info.json"))
+	if len(goldens) == 0 {
+		t.Fatalf("no info goldens in %s", dir)
+	}
+	size := regexp.MustCompile(`"ContainerSize": [0-9]+`)
+	for _, g := range goldens {
+		trace := strings.TrimSuffix(g, ".info.json") + ".trace"
+		t.Run(filepath.Base(trace), func(t *testing.T) {
+			f, err := os.Open(trace)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			st, err := f.Stat()
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := zstd.OpenSeekable(f, st.Size())
+			if err != nil {
+				t.Fatal(err)
+			}
+			var frames int64
+			for _, fr := range s.Frames() {
+				frames += fr.Size
+			}
+			want := string(testutil.ReadFile(t, g))
+			if m := size.FindString(want); m != `"ContainerSize": `+strconv.FormatInt(frames, 10) {
+				t.Fatalf("master's %s, the frames hold %d bytes", m, frames)
+			}
+			want = size.ReplaceAllString(want, `"ContainerSize": `+strconv.FormatInt(st.Size(), 10))
+			got, errs, code := inDir(t, trace)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errs)
+			}
+			testutil.DiffText(t, filepath.Base(trace), []byte(want), []byte(got))
+		})
 	}
 }

@@ -95,6 +95,27 @@ while read -r golden args; do
   fi
 done < cases.txt
 
+# apitrace 13.0's output for every case, when APITRACE13 names its binary
+# (built from its sources with ../shared/tools/build-apitrace.sh): kept as
+# NAME.v13.txt (and NAME.v13.sha256) only where it differs from 11.1's, so
+# that a case without one is a check that 13.0 prints what 11.1 prints.
+if [ -n "${APITRACE13:-}" ]; then
+  rm -f ./*.v13.txt ./*.v13.sha256
+  while read -r golden args; do
+    d=$(mktemp -d)
+    abs=$(sed "s|\([^ ]*\.trace\)|$PWD/\1|g" <<<"$args")
+    # shellcheck disable=SC2086
+    (cd "$d" && "$APITRACE13" dump --color=never $abs 2>/dev/null) > "$d/out.txt" || true
+    if ! cmp -s "$d/out.txt" "$golden"; then
+      cp "$d/out.txt" "${golden%.txt}.v13.txt"
+      if [[ $args == *--blobs* ]]; then
+        (cd "$d" && sha256sum blob_*.bin) > "${golden%.txt}.v13.sha256"
+      fi
+    fi
+    rm -rf "$d"
+  done < cases.txt
+fi
+
 # apitrace info's JSON for each committed trace (with its frames).
 for t in *.trace; do
   [ "$t" = damaged.trace ] && continue # apitrace info exits 1 on it
