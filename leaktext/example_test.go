@@ -173,3 +173,24 @@ func Example() {
 	// # Resource - memory (memory allocation in bytes):
 	// # 1 block(s) leaked with total size of 64 bytes
 }
+
+// Write a heap profile of what a report leaked, for go tool pprof.
+func ExampleProfile() {
+	rd, err := leaktext.NewReader(strings.NewReader(report))
+	if err != nil {
+		log.Fatal(err)
+	}
+	var p leaktext.Profile
+	for rec, err := range rd.All() {
+		if err != nil {
+			log.Fatal(err)
+		}
+		p.Add(rec)
+	}
+	var out bytes.Buffer // or a file: go tool pprof -top leaks.pb.gz
+	if err := p.WriteProfile(&out); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(out.Len() > 0)
+	// Output: true
+}

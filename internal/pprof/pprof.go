@@ -193,41 +193,38 @@ func (e *Encoder) Location(l Location) uint64 {
 
 const fLocLine = 4
 
-// Sample adds a sample: its stack as location ids, innermost first, and
-// one value per sample type.
-func (e *Encoder) Sample(locs []uint64, values []int64) error {
+// Label is a string label of a sample: pprof can filter, group and tag
+// samples by it (-tagfocus, -tags).
+type Label struct {
+	Key, Value string
+}
+
+// Sample adds a sample: its stack as location ids, innermost first, one
+// value per sample type, and labels.
+func (e *Encoder) Sample(locs []uint64, values []int64, labels ...Label) error {
 	if e.closed {
 		return ErrClosed
 	}
 	if e.err != nil {
 		return e.err
 	}
-	n := packedLen(locs)
-	size := 0
-	if len(locs) > 0 {
-		size += 1 + varint.Len(uint64(n)) + n
-	}
-	m := 0
+	s := appendPacked(e.scr[:0], 1, locs)
+	n := 0
 	for _, v := range values {
-		m += varint.Len(uint64(v))
+		n += varint.Len(uint64(v))
 	}
 	if len(values) > 0 {
-		size += 1 + varint.Len(uint64(m)) + m
-	}
-	b := varint.Append(append(e.buf, fSample<<3|wireBytes), uint64(size))
-	if len(locs) > 0 {
-		b = varint.Append(append(b, 1<<3|wireBytes), uint64(n))
-		for _, l := range locs {
-			b = varint.Append(b, l)
-		}
-	}
-	if len(values) > 0 {
-		b = varint.Append(append(b, 2<<3|wireBytes), uint64(m))
+		s = varint.Append(append(s, 2<<3|wireBytes), uint64(n))
 		for _, v := range values {
-			b = varint.Append(b, uint64(v))
+			s = varint.Append(s, uint64(v))
 		}
 	}
-	e.buf = b
+	for _, l := range labels {
+		var lb [2 * (1 + varint.MaxLen)]byte
+		s = appendBytes(s, 3, appendInt(appendInt(lb[:0], 1, e.String(l.Key)), 2, e.String(l.Value)))
+	}
+	e.scr = s
+	e.buf = appendBytes(e.buf, fSample, s)
 	if len(e.buf) >= 64<<10 {
 		return e.flush()
 	}
@@ -304,10 +301,19 @@ func appendBytes(b []byte, field int, s []byte) []byte {
 	return append(b, s...)
 }
 
-func packedLen(vs []uint64) int {
+// appendPacked appends a packed repeated varint field, nothing when
+// empty.
+func appendPacked(b []byte, field int, vs []uint64) []byte {
+	if len(vs) == 0 {
+		return b
+	}
 	n := 0
 	for _, v := range vs {
 		n += varint.Len(v)
 	}
-	return n
+	b = varint.Append(varint.Append(b, uint64(field)<<3|wireBytes), uint64(n))
+	for _, v := range vs {
+		b = varint.Append(b, v)
+	}
+	return b
 }

@@ -84,7 +84,7 @@ func TestGoTool(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := e.Sample([]uint64{l2}, []int64{2, 16}); err != nil {
+	if err := e.Sample([]uint64{l2}, []int64{2, 16}, Label{"resource", "fd"}); err != nil {
 		t.Fatal(err)
 	}
 	if err := e.Close(); err != nil {
@@ -101,7 +101,7 @@ func TestGoTool(t *testing.T) {
 	for _, want := range []string{
 		"PeriodType: space bytes",
 		"inuse_objects/count inuse_space/bytes[dflt]",
-		"          2         16: 2 \n",
+		"          2         16: 2 \n                resource:[fd]\n",
 		"     1: 0x401000 M=1 alloc prog.c:4:0 s=3(_alloc)\n",
 		"     2: 0x402000 M=1 main prog.c:12:0 s=10\n",
 		"1: 0x400000/0x500000/0x0 /bin/prog abcd [FN]",
