@@ -187,3 +187,31 @@ func ExampleImageMap_Lookup() {
 	// Output:
 	// libc.so.6 71
 }
+
+// Count backtraces into a pprof profile: one sample per distinct
+// backtrace, with the image map as the profile's mappings.
+func ExampleProfile() {
+	data := []byte{
+		0x02, 0x22, 0x40, 0x13, 0x79, 0x21, 0xfe, 0xce, 0x00, // ra 0x401379, ra 0x401247, end
+		0x02, 0x22, 0x40, 0x13, 0x79, 0x21, 0xfe, 0xce, 0x00, // the same again
+	}
+	r, err := cbf.NewReader(bytes.NewReader(data))
+	if err != nil {
+		log.Fatal(err)
+	}
+	p := cbf.Profile{Images: &cbf.ImageMap{Platform: "linux", Word: cbf.Word64, Images: []cbf.Image{
+		{Base: 0x400000, EndOfText: 0x402000, Path: "/usr/bin/app"},
+	}}}
+	for rec, err := range r.All() {
+		if err != nil {
+			log.Fatal(err)
+		}
+		p.Add(rec)
+	}
+	var out bytes.Buffer // or a file: go tool pprof -top backtraces.pb.gz
+	if err := p.WriteProfile(&out); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(out.Len() > 0)
+	// Output: true
+}
