@@ -125,7 +125,7 @@ func TestProfilePseudoFrames(t *testing.T) {
 	}
 	want := map[string]int64{
 		"0x10 0x20 0x20 0x20 [5 frames omitted] 0x30": 1,
-		"0x10 [truncated]": 2,
+		"0x10 [truncated]":                            2,
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("stacks (-want +got):\n%s", diff)
