@@ -201,3 +201,32 @@ func ExampleCallReader_Index() {
 	// 922 calls, 7 frames
 	// frame 1 starts with call 844 glCreateShader
 }
+
+// Count the calls of a trace into a pprof profile: per function, and per
+// backtrace where the trace records them.
+func ExampleProfile() {
+	f, err := os.Open("testdata/glxinfo-brief-backtrace.trace")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer f.Close()
+	cr, err := apitrace.NewCallReader(f)
+	if err != nil {
+		log.Fatal(err)
+	}
+	var p apitrace.Profile
+	calls := 0
+	for call, err := range cr.All() {
+		if err != nil {
+			log.Fatal(err)
+		}
+		p.Add(call)
+		calls++
+	}
+	var out bytes.Buffer // or a file: go tool pprof -top calls.pb.gz
+	if err := p.WriteProfile(&out); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(calls, "calls")
+	// Output: 571 calls
+}
