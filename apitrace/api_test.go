@@ -361,3 +361,57 @@ func TestWriterPairsLeaves(t *testing.T) {
 		t.Errorf("call 4 entered twice: %v, want ErrInvalid", err)
 	}
 }
+
+// TestNilArguments calls every exported function and method with nil and
+// zero arguments: none panics, and those given a nil pointer, interface or
+// function return an error.
+func TestNilArguments(t *testing.T) {
+	data := testutil.ReadFile(t, filepath.Join("testdata", "glxsimple.trace"))
+	r, err := NewReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cr, err := NewCallReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := NewWriter(io.Discard, r.Header())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cw, err := NewCallWriter(io.Discard, r.Header())
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := NewDumper(io.Discard, DumpOptions{})
+	set, err := ParseCallSet("1-10")
+	if err != nil {
+		t.Fatal(err)
+	}
+	testutil.CheckNilArgs(t, testutil.API{
+		Funcs: map[string]any{
+			"Blob": Blob, "Bool": Bool, "Detect": Detect, "Float32": Float32, "Float64": Float64,
+			"Int": Int, "LookupNameFlags": LookupNameFlags, "NewCallReader": NewCallReader,
+			"NewCallWriter": NewCallWriter, "NewDumper": NewDumper, "NewReader": NewReader,
+			"NewWriter": NewWriter, "Null": Null, "ParseCallSet": ParseCallSet,
+			"ParseDumpArgs": ParseDumpArgs, "Pointer": Pointer, "ReadInfo": ReadInfo,
+			"ReadInfoFile": ReadInfoFile, "String": String, "Uint": Uint,
+		},
+		Types: []any{
+			new(Arg), new(BitmaskFlag), new(BitmaskSig), new(Call), new(CallFlags),
+			new(CallReader), new(CallSet), new(CallWriter), new(Container), new(DumpOptions),
+			new(Dumper), new(EnumSig), new(EnumValue), new(Event), new(FormatError), new(Frame),
+			new(FrameDetails), new(FrameInfo), new(FunctionSig), new(Header), new(Index),
+			new(Info), new(Kind), new(NameFlags), new(Position), new(Property), new(Reader),
+			new(StructSig), new(Value), new(ValueKind), new(Writer),
+		},
+		Open: []any{r, cr, w, cw, d, NewDumper(nil, DumpOptions{}), &set},
+		Samples: map[string][]any{
+			"ReadInfo":  {bytes.NewReader(data), false},
+			"NewDumper": {io.Discard, DumpOptions{}},
+		},
+		// Merging an empty set, parsing an empty command line and
+		// unwrapping a zero FormatError are no errors.
+		AllowNil: []string{"CallSet.Merge", "ParseDumpArgs", "FormatError.Unwrap"},
+	})
+}

@@ -47,6 +47,9 @@ func ParseCallSet(s string) (CallSet, error) {
 // Merge adds the calls of s to the set. On error the set keeps the ranges
 // parsed before the error.
 func (c *CallSet) Merge(s string) error {
+	if c == nil {
+		return fmt.Errorf("%w: merging %q into a nil call set", ErrDumpOption, s)
+	}
 	if !c.explicit {
 		*c = CallSet{explicit: true}
 	}
@@ -201,7 +204,7 @@ func (c *CallSet) add(r callRange) {
 // Contains reports whether the call numbered no, whose function name has
 // the given flags, is in the set.
 func (c *CallSet) Contains(no uint64, flags NameFlags) bool {
-	if !c.explicit {
+	if c == nil || !c.explicit {
 		return true
 	}
 	n := uint32(no)
@@ -217,7 +220,7 @@ func (c *CallSet) Contains(no uint64, flags NameFlags) bool {
 // Last returns the highest call number the set can hold. apitrace dump
 // stops reading a trace at the first call numbered above it.
 func (c *CallSet) Last() uint32 {
-	if !c.explicit || len(c.ranges) == 0 {
+	if c == nil || !c.explicit || len(c.ranges) == 0 {
 		return ^uint32(0)
 	}
 	return c.last
@@ -225,7 +228,7 @@ func (c *CallSet) Last() uint32 {
 
 // String returns the set in the syntax ParseCallSet reads.
 func (c *CallSet) String() string {
-	if !c.explicit {
+	if c == nil || !c.explicit {
 		return "*"
 	}
 	var b strings.Builder

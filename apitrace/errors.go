@@ -19,6 +19,9 @@ type FormatError struct {
 }
 
 func (e *FormatError) Error() string {
+	if e == nil {
+		return "<nil>"
+	}
 	msg := "<nil>"
 	if e.Err != nil {
 		msg = strings.TrimPrefix(e.Err.Error(), "apitrace: ")
@@ -29,7 +32,12 @@ func (e *FormatError) Error() string {
 	return fmt.Sprintf("apitrace: offset %d (chunk at file offset %d): %s", e.Offset, e.Chunk, msg)
 }
 
-func (e *FormatError) Unwrap() error { return e.Err }
+func (e *FormatError) Unwrap() error {
+	if e == nil {
+		return nil
+	}
+	return e.Err
+}
 
 var (
 	// ErrHeader reports input that is not an apitrace trace: see

@@ -145,6 +145,9 @@ type infoSeekCounter struct {
 // wrapping io.ErrUnexpectedEOF and the summary of every call before the
 // cut). ContainerSize counts every byte of r.
 func ReadInfo(r io.Reader, frames bool) (Info, error) {
+	if r == nil {
+		return Info{}, ErrNotOpen
+	}
 	cnt := &infoCounter{r: r}
 	var in io.Reader = cnt
 	ra, isAt := r.(io.ReaderAt)

@@ -227,6 +227,9 @@ type FunctionSig struct {
 // function (frame end, verbose, no side effects...). Signatures a Reader
 // defines have it computed once, at definition.
 func (s *FunctionSig) Flags() NameFlags {
+	if s == nil {
+		return 0
+	}
 	if s.cached {
 		return s.flags
 	}
@@ -406,9 +409,9 @@ type Call struct {
 	Incomplete bool
 }
 
-// Name returns the function name, or "" when Sig is nil.
+// Name returns the function name, or "" when c or Sig is nil.
 func (c *Call) Name() string {
-	if c.Sig == nil {
+	if c == nil || c.Sig == nil {
 		return ""
 	}
 	return c.Sig.Name

@@ -13,6 +13,9 @@ type FormatError struct {
 }
 
 func (e *FormatError) Error() string {
+	if e == nil {
+		return "<nil>"
+	}
 	msg := "invalid data"
 	if e.Err != nil {
 		msg = trimPrefix(e.Err.Error())
@@ -20,7 +23,12 @@ func (e *FormatError) Error() string {
 	return "cbf: offset " + strconv.FormatInt(e.Offset, 10) + ": " + msg
 }
 
-func (e *FormatError) Unwrap() error { return e.Err }
+func (e *FormatError) Unwrap() error {
+	if e == nil {
+		return nil
+	}
+	return e.Err
+}
 
 func trimPrefix(s string) string {
 	if len(s) > 5 && s[:5] == "cbf: " {

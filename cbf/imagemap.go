@@ -49,6 +49,9 @@ func (im Image) Name() string {
 
 // Lookup returns the index of the image whose text holds addr.
 func (m *ImageMap) Lookup(addr uint64) (int, bool) {
+	if m == nil {
+		return -1, false
+	}
 	i := sort.Search(len(m.Images), func(i int) bool { return m.Images[i].Base > addr }) - 1
 	if i >= 0 && addr < m.Images[i].EndOfText {
 		return i, true

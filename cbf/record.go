@@ -169,8 +169,11 @@ type Record struct {
 	Offset int64
 }
 
-// Clone returns a copy of r that owns its frames.
+// Clone returns a copy of r that owns its frames (nil for a nil r).
 func (r *Record) Clone() *Record {
+	if r == nil {
+		return nil
+	}
 	c := *r
 	if c.Frames != nil {
 		c.Frames = append([]Frame(nil), c.Frames...)
@@ -180,5 +183,5 @@ func (r *Record) Clone() *Record {
 
 // Truncated reports whether the record ends with a Truncated frame.
 func (r *Record) Truncated() bool {
-	return len(r.Frames) > 0 && r.Frames[len(r.Frames)-1].Kind == Truncated
+	return r != nil && len(r.Frames) > 0 && r.Frames[len(r.Frames)-1].Kind == Truncated
 }

@@ -274,3 +274,35 @@ func TestImageMapPathsProperty(t *testing.T) {
 		}
 	}
 }
+
+// TestNilArguments calls every exported function and method with nil and
+// zero arguments: none panics, those given a nil pointer or interface
+// return an error, and Clone of a nil Record is nil.
+func TestNilArguments(t *testing.T) {
+	r, err := NewReader(bytes.NewReader([]byte{0x02, 0x18, 0x7f, 0x00}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := NewWriter(io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	testutil.CheckNilArgs(t, testutil.API{
+		Funcs: map[string]any{
+			"Addrs": Addrs, "Append": Append, "AppendAddrs": AppendAddrs,
+			"AppendImageMap": AppendImageMap, "AppendUintptrs": AppendUintptrs,
+			"DecodeImageMap": DecodeImageMap, "FromAddrs": FromAddrs,
+			"FromUintptrs": FromUintptrs, "NewReader": NewReader, "NewWriter": NewWriter,
+			"ParseFrame": ParseFrame, "Uintptrs": Uintptrs,
+		},
+		Types: []any{
+			new(Backtrace), new(FormatError), new(Frame), new(Image), new(ImageMap),
+			new(ImageMapDecoder), new(Kind), new(Reader), new(Record), new(WordSize), new(Writer),
+		},
+		Open:     []any{r, w},
+		AllowNil: []string{"FormatError.Unwrap", "Backtrace.MarshalJSON", "Backtrace.Images"},
+	})
+	if (*Record)(nil).Clone() != nil {
+		t.Error("Clone of a nil *Record is not nil")
+	}
+}

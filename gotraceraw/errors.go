@@ -52,10 +52,18 @@ type FormatError struct {
 }
 
 func (e *FormatError) Error() string {
+	if e == nil {
+		return "<nil>"
+	}
 	return "gotraceraw: offset " + strconv.FormatInt(e.Offset, 10) + ": " + trimPrefix(e.Err)
 }
 
-func (e *FormatError) Unwrap() error { return e.Err }
+func (e *FormatError) Unwrap() error {
+	if e == nil {
+		return nil
+	}
+	return e.Err
+}
 
 // SyntaxError reports a problem in a text trace at a line (counting from 1,
 // blank and comment lines included).
@@ -65,10 +73,18 @@ type SyntaxError struct {
 }
 
 func (e *SyntaxError) Error() string {
+	if e == nil {
+		return "<nil>"
+	}
 	return "gotraceraw: line " + strconv.Itoa(e.Line) + ": " + trimPrefix(e.Err)
 }
 
-func (e *SyntaxError) Unwrap() error { return e.Err }
+func (e *SyntaxError) Unwrap() error {
+	if e == nil {
+		return nil
+	}
+	return e.Err
+}
 
 // trimPrefix returns err's message without the package name, which the
 // caller prints once.

@@ -39,6 +39,9 @@ type Event struct {
 
 // Clone returns a copy of e that shares no memory with the reader.
 func (e *Event) Clone() *Event {
+	if e == nil {
+		return nil
+	}
 	c := *e
 	if e.Args != nil {
 		c.Args = append(make([]uint64, 0, len(e.Args)), e.Args...)
@@ -53,12 +56,17 @@ func (e *Event) Clone() *Event {
 }
 
 // Spec returns the description of the event's type in its version.
-func (e *Event) Spec() (Spec, bool) { return e.Version.Spec(e.Type) }
+func (e *Event) Spec() (Spec, bool) {
+	if e == nil {
+		return Spec{}, false
+	}
+	return e.Version.Spec(e.Type)
+}
 
 // NumFrames returns the number of frames of an EvStack event, 0 for other
 // events.
 func (e *Event) NumFrames() int {
-	if e.Type != EvStack || len(e.Args) < 2 {
+	if e == nil || e.Type != EvStack || len(e.Args) < 2 {
 		return 0
 	}
 	return (len(e.Args) - 2) / 4
@@ -77,6 +85,9 @@ func (e *Event) Frame(i int) (pc, fn, file, line uint64) {
 // String returns the event's text form as Go's tools print it, without
 // the final newline.
 func (e *Event) String() string {
+	if e == nil {
+		return "<nil>"
+	}
 	b, _ := appendText(nil, e)
 	return string(b[:len(b)-1])
 }

@@ -380,3 +380,38 @@ func TestZeroValues(t *testing.T) {
 		t.Errorf("FormatError: %q", err)
 	}
 }
+
+// TestNilArguments calls every exported function and method with nil and
+// zero arguments: none panics, those given a nil pointer or interface
+// return an error, and Clone of a nil Event is nil.
+func TestNilArguments(t *testing.T) {
+	data := testutil.ReadFile(t, "testdata/basic.trace")
+	r, err := NewReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := NewWriter(io.Discard, r.Header())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tw, err := NewTextWriter(io.Discard, r.Header())
+	if err != nil {
+		t.Fatal(err)
+	}
+	testutil.CheckNilArgs(t, testutil.API{
+		Funcs: map[string]any{
+			"NewReader": NewReader, "NewTextReader": NewTextReader,
+			"NewTextWriter": NewTextWriter, "NewWriter": NewWriter,
+		},
+		Types: []any{
+			new(Event), new(EventType), new(Experiment), new(FormatError), new(Header),
+			new(Reader), new(Spec), new(SyntaxError), new(TextReader), new(TextWriter),
+			new(Version), new(Writer),
+		},
+		Open:     []any{r, w, tw},
+		AllowNil: []string{"FormatError.Unwrap", "SyntaxError.Unwrap"},
+	})
+	if (*Event)(nil).Clone() != nil {
+		t.Error("Clone of a nil *Event is not nil")
+	}
+}

@@ -355,3 +355,53 @@ func TestExternalReports(t *testing.T) {
 		}
 	}
 }
+
+// TestNilArguments calls every exported function and method with nil and
+// zero arguments: none panics, and those given a nil pointer, interface or
+// function return an error.
+func TestNilArguments(t *testing.T) {
+	data := testutil.ReadFile(t, filepath.Join("testdata", "upstream-v2.0", "context.txt"))
+	rd, err := NewReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := NewWriter(io.Discard, rd.Header())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := ReadReport(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lc LeakCounter
+	testutil.CheckNilArgs(t, testutil.API{
+		Funcs: map[string]any{
+			"AppendArg":       AppendArg,
+			"AppendCall":      AppendCall,
+			"AppendContext":   AppendContext,
+			"AppendFrame":     AppendFrame,
+			"AppendMemoryMap": AppendMemoryMap,
+			"AppendResource":  AppendResource,
+			"NewAddressMap":   NewAddressMap,
+			"NewReader":       NewReader,
+			"NewWriter":       NewWriter,
+			"ParseResolved":   ParseResolved,
+			"ParseSortOrder":  ParseSortOrder,
+			"PostProcess":     PostProcess,
+			"ReadReport":      ReadReport,
+		},
+		Types: []any{
+			new(AddressMap), new(Arg), new(Attachment), new(Call), new(Comment), new(Context),
+			new(Event), new(Field), new(Frame), new(Group), new(Header), new(Kind),
+			new(LeakCounter), new(LeakSum), new(MemoryMap), new(Options), new(Reader),
+			new(Record), new(Report), new(Resource), new(SortOrder), new(Symbol),
+			new(SyntaxError), new(Trace), new(Writer),
+		},
+		Open: []any{rd, w, rep, &lc, NewAddressMap(rep.Maps)},
+		Samples: map[string][]any{
+			"PostProcess":     {io.Discard, rep, Options{}},
+			"LeakCounter.Add": {&Record{}},
+		},
+		AllowNil: []string{"SyntaxError.Unwrap"},
+	})
+}

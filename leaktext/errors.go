@@ -13,6 +13,9 @@ type SyntaxError struct {
 }
 
 func (e *SyntaxError) Error() string {
+	if e == nil {
+		return "<nil>"
+	}
 	msg := "<nil>"
 	if e.Err != nil {
 		msg = strings.TrimPrefix(e.Err.Error(), "leaktext: ")
@@ -20,7 +23,12 @@ func (e *SyntaxError) Error() string {
 	return fmt.Sprintf("leaktext: line %d: %s", e.Line, msg)
 }
 
-func (e *SyntaxError) Unwrap() error { return e.Err }
+func (e *SyntaxError) Unwrap() error {
+	if e == nil {
+		return nil
+	}
+	return e.Err
+}
 
 var (
 	// ErrTooLarge means a line is longer than Reader.MaxLineLen, a

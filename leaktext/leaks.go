@@ -76,6 +76,9 @@ type LeakCounter struct {
 
 // Add takes the next record of the report.
 func (lc *LeakCounter) Add(rec *Record) {
+	if lc == nil || rec == nil {
+		return
+	}
 	switch rec.Kind {
 	case KindResource:
 		if resourceIndex(lc.resources, rec.Resource.Type) < 0 {
@@ -107,12 +110,18 @@ func (lc *LeakCounter) Add(rec *Record) {
 
 // Calls returns how many calls were added, and of them allocations and frees.
 func (lc *LeakCounter) Calls() (calls, allocs, frees int) {
+	if lc == nil {
+		return 0, 0, 0
+	}
 	return lc.calls, lc.allocs, lc.frees
 }
 
 // Sums returns the allocations left per registered resource type, in
 // registry order.
 func (lc *LeakCounter) Sums() []LeakSum {
+	if lc == nil {
+		return nil
+	}
 	sums := make([]LeakSum, len(lc.resources))
 	for i, r := range lc.resources {
 		sums[i].Resource = r

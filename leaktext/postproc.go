@@ -64,6 +64,9 @@ type Options struct {
 // TrimBacktraces keeps at most depth frames of every backtrace and sets
 // the header's backtrace depth.
 func (rep *Report) TrimBacktraces(depth int) {
+	if rep == nil {
+		return
+	}
 	depth = max(depth, 0)
 	for _, t := range rep.traces {
 		if len(t.Frames) > depth {
@@ -92,6 +95,9 @@ func (rep *Report) removeEvents(drop func(*Event) bool) {
 // n-th type) is in mask, and the calls of those types (and of unknown
 // types).
 func (rep *Report) FilterResources(mask uint32) {
+	if rep == nil {
+		return
+	}
 	keep := make([]bool, len(rep.Resources))
 	var kept []Resource
 	remap := make([]int, len(rep.Resources))
@@ -123,6 +129,9 @@ func (rep *Report) FilterResources(mask uint32) {
 //     a live id adds a reference (and is dropped), a free removes one, and
 //     the allocation goes when none is left.
 func (rep *Report) FilterLeaks() {
+	if rep == nil {
+		return
+	}
 	var live liveSet[*Event]
 	drop := map[*Event]bool{}
 	for _, e := range rep.Events {
@@ -146,6 +155,9 @@ func (rep *Report) FilterLeaks() {
 // (with mask 0: the calls with no context) and the registry entries whose
 // id is in mask.
 func (rep *Report) FilterContext(mask uint32) {
+	if rep == nil {
+		return
+	}
 	rep.Contexts = slices.DeleteFunc(rep.Contexts, func(c Context) bool { return c.ID&mask == 0 })
 	rep.removeEvents(func(e *Event) bool {
 		if mask == 0 {
@@ -168,6 +180,9 @@ type Group struct {
 // tool's compressed output for order: groups that tie are in the order of
 // its backtrace hash table (bucket, then first appearance).
 func (rep *Report) Groups(order SortOrder) []Group {
+	if rep == nil {
+		return nil
+	}
 	byTrace := map[*Trace]int{}
 	var groups []Group
 	for _, e := range rep.Events {
@@ -228,6 +243,9 @@ type LeakSum struct {
 // LeakSums counts the allocations left per resource type (calls of an
 // unknown type count as the first type, as in the real tool).
 func (rep *Report) LeakSums() []LeakSum {
+	if rep == nil {
+		return nil
+	}
 	sums := make([]LeakSum, len(rep.Resources))
 	for i, r := range rep.Resources {
 		sums[i].Resource = r
@@ -248,6 +266,12 @@ func (rep *Report) LeakSums() []LeakSum {
 // with those options for a text input, except where the real tool is
 // wrong (see the package documentation).
 func PostProcess(w io.Writer, rep *Report, opt Options) error {
+	switch {
+	case w == nil:
+		return ErrNotOpen
+	case rep == nil:
+		return fmt.Errorf("%w: a nil *Report", ErrInvalid)
+	}
 	if opt.Trim {
 		rep.TrimBacktraces(opt.Depth)
 	}

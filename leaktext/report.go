@@ -262,6 +262,9 @@ func NewAddressMap(maps []MemoryMap) *AddressMap {
 // from file offset 0 (true of the 2010-era i686 reports, not of modern
 // separate-code binaries).
 func (m *AddressMap) Lookup(addr uint64) (MemoryMap, uint64, bool) {
+	if m == nil {
+		return MemoryMap{}, 0, false
+	}
 	i := sort.Search(len(m.maps), func(i int) bool { return m.maps[i].Start > addr })
 	for i > 0 {
 		i--

@@ -12,6 +12,10 @@ const MaxLen = 10
 // ErrOverflow means a value runs past ten bytes or past 64 bits.
 var ErrOverflow = errors.New("varint: value overflows 64 bits")
 
+// errNilReader is what Read and ReadWidth return for a nil reader, a
+// caller's mistake rather than bad input.
+var errNilReader = errors.New("varint: read from a nil io.ByteReader")
+
 // ErrWidth means a value does not fit in the width asked of AppendPadded.
 var ErrWidth = errors.New("varint: value does not fit in the requested width")
 
@@ -79,6 +83,9 @@ func Read(r io.ByteReader) (uint64, error) {
 // ReadWidth is Read that also reports how many bytes the value took, so a
 // writer can reproduce a non-minimal encoding.
 func ReadWidth(r io.ByteReader) (v uint64, n int, err error) {
+	if r == nil {
+		return 0, 0, errNilReader
+	}
 	for i := 0; i < MaxLen; i++ {
 		c, err := r.ReadByte()
 		if err != nil {

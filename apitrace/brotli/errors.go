@@ -15,6 +15,9 @@ type FormatError struct {
 }
 
 func (e *FormatError) Error() string {
+	if e == nil {
+		return "<nil>"
+	}
 	msg := "<nil>"
 	if e.Err != nil {
 		msg = strings.TrimPrefix(e.Err.Error(), "brotli: ")
@@ -22,7 +25,12 @@ func (e *FormatError) Error() string {
 	return fmt.Sprintf("brotli: offset %d: %s", e.Offset, msg)
 }
 
-func (e *FormatError) Unwrap() error { return e.Err }
+func (e *FormatError) Unwrap() error {
+	if e == nil {
+		return nil
+	}
+	return e.Err
+}
 
 var (
 	// ErrHeader reports a stream header with a reserved window size,

@@ -15,13 +15,21 @@ type FormatError struct {
 }
 
 func (e *FormatError) Error() string {
+	if e == nil {
+		return "<nil>"
+	}
 	if e.Err == nil {
 		return fmt.Sprintf("zstd: offset %d: bad input", e.Offset)
 	}
 	return fmt.Sprintf("zstd: offset %d: %s", e.Offset, strings.TrimPrefix(e.Err.Error(), "zstd: "))
 }
 
-func (e *FormatError) Unwrap() error { return e.Err }
+func (e *FormatError) Unwrap() error {
+	if e == nil {
+		return nil
+	}
+	return e.Err
+}
 
 var (
 	// ErrHeader reports input that is not a zstd frame (a bad magic number)

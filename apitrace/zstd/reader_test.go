@@ -213,6 +213,16 @@ func TestTruncation(t *testing.T) {
 	}
 }
 
+// TestNilArguments calls every exported function and method with nil and
+// zero arguments: none panics, and a nil input is an error.
+func TestNilArguments(t *testing.T) {
+	testutil.CheckNilArgs(t, testutil.API{
+		Funcs:    map[string]any{"NewReader": zstd.NewReader, "OpenSeekable": zstd.OpenSeekable},
+		Types:    []any{new(zstd.FormatError), new(zstd.Frame), new(zstd.Reader), new(zstd.Seekable)},
+		AllowNil: []string{"FormatError.Unwrap"},
+	})
+}
+
 func TestZeroValue(t *testing.T) {
 	testutil.CheckZeroValue(t, new(zstd.Reader))
 	testutil.CheckZeroValue(t, new(zstd.Seekable))

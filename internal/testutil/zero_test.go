@@ -35,3 +35,46 @@ func TestCheckZeroValue(t *testing.T) {
 		}
 	}
 }
+
+type value struct{ n []int }
+
+func (v *value) Len() int { return len(v.n) }
+
+type nilSafe struct{ n []int }
+
+func (v *nilSafe) Len() int {
+	if v == nil {
+		return 0
+	}
+	return len(v.n)
+}
+
+func TestCheckNilArgs(t *testing.T) {
+	refuses := func(p *int) error {
+		if p == nil {
+			return errors.New("nil")
+		}
+		return nil
+	}
+	// Dir holds Safe, Panics, Forgotten and T.
+	good := API{Dir: "testdata/nilpkg", Funcs: map[string]any{"Safe": refuses, "Panics": refuses, "Forgotten": func() {}}, Types: []any{new(T), new(nilSafe)}}
+	CheckNilArgs(t, good)
+	for name, api := range map[string]API{
+		"a function panics":       {Dir: good.Dir, Funcs: map[string]any{"Safe": refuses, "Panics": func(p *int) int { return *p }, "Forgotten": func() {}}, Types: good.Types},
+		"nil gives no error":      {Dir: good.Dir, Funcs: map[string]any{"Safe": func(*int) error { return nil }, "Panics": refuses, "Forgotten": func() {}}, Types: good.Types},
+		"a function is forgotten": {Dir: good.Dir, Funcs: map[string]any{"Safe": refuses, "Panics": refuses}, Types: good.Types},
+		"a type is forgotten":     {Dir: good.Dir, Funcs: good.Funcs},
+		"a nil value panics":      {Dir: good.Dir, Funcs: good.Funcs, Types: []any{new(T), new(value)}},
+	} {
+		ft := new(testing.T)
+		done := make(chan struct{})
+		go func() { defer close(done); CheckNilArgs(ft, api) }()
+		<-done
+		if !ft.Failed() {
+			t.Errorf("%s: CheckNilArgs passed", name)
+		}
+	}
+}
+
+// T stands for the type of testdata/nilpkg.
+type T struct{}
