@@ -3,41 +3,12 @@ package gotraceraw
 import (
 	"bytes"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"sync"
 	"testing"
 
 	"github.com/tracefmt/tracefmt/internal/testutil"
+	"github.com/tracefmt/tracefmt/internal/testutil/gorecord"
 )
-
-var recordprog struct {
-	once sync.Once
-	path string
-	err  error
-	out  []byte
-}
-
-// buildRecordProg builds testdata/recordprog once per test binary.
-func buildRecordProg(t *testing.T) string {
-	gocmd := testutil.Tool(t, "go")
-	recordprog.once.Do(func() {
-		dir, err := os.MkdirTemp("", "gotraceraw-recordprog")
-		if err != nil {
-			recordprog.err = err
-			return
-		}
-		recordprog.path = filepath.Join(dir, "recordprog")
-		cmd := exec.Command(gocmd, "build", "-trimpath", "-o", recordprog.path, ".")
-		cmd.Dir = filepath.Join("testdata", "recordprog")
-		cmd.Env = append(os.Environ(), "GOTOOLCHAIN=local", "GOFLAGS=")
-		recordprog.out, recordprog.err = cmd.CombinedOutput()
-	})
-	if recordprog.err != nil {
-		t.Fatalf("building recordprog: %v\n%s", recordprog.err, recordprog.out)
-	}
-	return recordprog.path
-}
 
 // TestRecorded records traces with the Go toolchain on the machine and
 // compares our text form with `go tool trace -d=wire` run now, and checks
@@ -46,13 +17,10 @@ func TestRecorded(t *testing.T) {
 	if testing.Short() {
 		t.Skip("records traces")
 	}
-	gocmd := testutil.Tool(t, "go")
 	minor := goMinor(t)
 	if minor < 24 {
 		t.Skipf("needs `go tool trace -d=wire` of Go 1.24 or later; the go command here is Go 1.%d", minor)
 	}
-	prog := buildRecordProg(t)
-	t.Cleanup(func() { os.RemoveAll(filepath.Dir(prog)) })
 	for _, tc := range []struct {
 		name, mode, godebug string
 	}{
@@ -61,19 +29,15 @@ func TestRecorded(t *testing.T) {
 		{"allocfree-gens", "light", "traceallocfree=1,traceadvanceperiod=2000000"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			p := gorecord.Workload(tc.mode)
+			p.Env = []string{"GODEBUG=" + tc.godebug}
+			data := gorecord.Record(t, gorecord.Local, p)
 			file := filepath.Join(t.TempDir(), tc.name+".trace")
-			cmd := exec.Command(prog, tc.mode, file)
-			cmd.Env = append(os.Environ(), "GODEBUG="+tc.godebug)
-			if out, err := cmd.CombinedOutput(); err != nil {
-				t.Fatalf("recordprog: %v\n%s", err, out)
-			}
-			data, err := os.ReadFile(file)
-			if err != nil {
+			if err := os.WriteFile(file, data, 0o644); err != nil {
 				t.Fatal(err)
 			}
 			var stdout, stderr bytes.Buffer
-			cmd = exec.Command(gocmd, "tool", "trace", "-d=wire", file)
-			cmd.Env = append(os.Environ(), "GOTOOLCHAIN=local")
+			cmd := gorecord.Command(t, gorecord.Local, "tool", "trace", "-d=wire", file)
 			cmd.Stdout, cmd.Stderr = &stdout, &stderr
 			if err := cmd.Run(); err != nil {
 				t.Fatalf("go tool trace -d=wire: %v\n%s", err, stderr.Bytes())
