@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/tracefmt/tracefmt/internal/testutil"
+	"github.com/tracefmt/tracefmt/xrayfdr/internal/xraytest"
 )
 
 func TestZeroValues(t *testing.T) {
@@ -19,7 +20,6 @@ func TestZeroValues(t *testing.T) {
 	testutil.CheckZeroValue(t, new(Trace))
 	testutil.CheckZeroValue(t, new(Record))
 	testutil.CheckZeroValue(t, new(Header))
-	testutil.CheckZeroValue(t, new(InstrMap))
 	testutil.CheckZeroValue(t, new(FormatError), "Unwrap")
 	testutil.CheckZeroValue(t, new(SyntaxError), "Unwrap")
 	if _, err := new(Reader).Read(); err != ErrNotOpen {
@@ -204,7 +204,7 @@ func TestWriterKeepsExtents(t *testing.T) {
 				if err := os.WriteFile(p, out, 0o644); err != nil {
 					t.Fatal(err)
 				}
-				if _, msg := llvmRun(t, tool, "fdr-dump", "-verify", p); msg != "" {
+				if _, msg := xraytest.LLVMRun(t, tool, "fdr-dump", "-verify", p); msg != "" {
 					t.Errorf("llvm-xray-14 fdr-dump -verify refuses the edited log: %s", msg)
 				}
 				mustConvert(t, tool, p)

@@ -49,43 +49,18 @@
 // logs with bytes changed or cut. Error messages carry llvm-xray's wording
 // in FormatError.LLVM.
 //
-// WriteChrome writes Chrome trace-event JSON (Perfetto, chrome://tracing)
-// with exact integer timestamps (llvm-xray's own trace_event output loses
-// digits in a double and drops events).
-//
-// # Instrumentation maps and function names
-//
-// OpenInstrMap reads the map of function ids to addresses straight from
-// an instrumented ELF executable, shared object or relocatable object
-// (x86-64 and AArch64; ReadELFInstrMap), or from the YAML llvm-xray
-// extract writes (ReadInstrMap); anything else is ErrNotInstrMap, a
-// damaged ELF object a *FormatError wrapping ErrELF. Sleds,
-// relocations and function ids come out as llvm-xray 14 computes them,
-// and binaries with typed-event sleds, which llvm-xray 14 refuses, are
-// read. InstrMap.Name names a function as llvm-xray's symbolizer does:
-// the symbol table (or the dynamic one) first, DWARF for addresses no
-// symbol covers, demangled by the module's Itanium demangler. WriteYAML
-// of a map prints llvm-xray extract [--symbolize] [--no-demangle], and
-// WriteYAMLNames convert --symbolize, byte for byte (tested on binaries
-// clang++-14 builds -O0/-O2, with and without -g, PIE or not, a shared
-// object, AArch64 and x86-64 objects, without a symbol table). With a
-// YAML map, names come from its function-name fields, where llvm-xray
-// prints "@(address)".
-//
-// # Analyses
-//
 // Walk hands out the function entries, exits and events of a log (FDR,
 // basic mode, or llvm-xray's YAML trace form) thread by thread, each
-// thread's buffers in time order. On it: Account (llvm-xray account),
-// Stacks (llvm-xray stack; WriteFoldedSelf for flame graphs with self
-// times), Graph (llvm-xray graph, DOT), Profile (a gzip'ed pprof profile
-// for go tool pprof) and Spans (the calls, paired, with self times). Their
-// text equals llvm-xray 14's byte for byte wherever llvm-xray succeeds
-// (tested on every flag, on logs recorded at test time); where they
-// differ, and why (llvm-xray's block sort breaks many multi-threaded
-// logs), is listed on Walk. Account and Graph keep 8 bytes per call for
-// exact percentiles; the others hold what grows with the distinct stacks
-// and the stack depth.
+// thread's buffers in time order, checking blocks as llvm-xray does
+// before it analyses a log.
+//
+// # Other packages
+//
+// Package instrmap reads instrumentation maps (function ids to addresses,
+// from an instrumented binary or llvm-xray extract's YAML) and names
+// functions as llvm-xray's symbolizer does. Package analysis holds what
+// llvm-xray account, stack and graph print, pprof profiles, paired calls
+// and Chrome trace-event JSON, all reading logs through Walk.
 //
 // # What the real tools do that the seed spec does not say
 //
@@ -134,9 +109,7 @@
 // allocating it: the Reader's buffer grows only as bytes arrive. The
 // in-memory functions (DumpVerify, Index, Verify, Expand) hold the log and
 // its index; Expand holds one 48-byte Event per function record or event.
-// A Writer holds one thread buffer at a time. Reading a map checks every
-// size in the ELF object against the file's, so memory stays in
-// proportion to it.
+// A Writer holds one thread buffer at a time.
 //
 // # Ownership
 //

@@ -154,20 +154,3 @@ func ExampleExpand() {
 	// typed-event    func 1 tsc +5180 "typed payload"
 	// function-exit  func 1 tsc +5553 ""
 }
-
-// ExampleOpenInstrMap reads the instrumentation map of an instrumented
-// shared object and names its functions, as llvm-xray extract --symbolize
-// does.
-func ExampleOpenInstrMap() {
-	m, err := xrayfdr.OpenInstrMap("testdata/elf/libx.so")
-	if err != nil {
-		panic(err)
-	}
-	for id := range m.Functions {
-		fmt.Println(id+1, m.Name(int32(id+1), true))
-	}
-	// Output:
-	// 1 lib::square(long)
-	// 2 lib_entry
-	// 3 lib_always(int)
-}

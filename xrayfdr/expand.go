@@ -6,6 +6,8 @@ import (
 	"io"
 	"slices"
 	"strconv"
+
+	"github.com/tracefmt/tracefmt/xrayfdr/internal/llvmorder"
 )
 
 // EventKind is the kind of an expanded event.
@@ -401,7 +403,7 @@ func blockLess(l, r *Block) bool {
 }
 
 // sortBlocks sorts as llvm-xray's std::sort with blockLess does.
-func sortBlocks(b []Block) { stdSort(b, blockLess) }
+func sortBlocks(b []Block) { llvmorder.Sort(b, blockLess) }
 
 // sortEvents sorts stably by TSC. A log is mostly in order already (one
 // ordered run per thread block), so the runs are merged in one pass with a
@@ -531,4 +533,44 @@ func (m *runMerge) down(i int) {
 		m.heap[i], m.heap[c] = m.heap[c], m.heap[i]
 		i = c
 	}
+}
+
+// LLVMRecord formats e as llvm-xray prints a record it cannot account
+// ("{type: 0; cpu: 0; record-type: exit; function-id: 3; ...}").
+func (e *Event) LLVMRecord() string {
+	b := make([]byte, 0, 128)
+	b = append(b, "{type: "...)
+	b = strconv.AppendUint(b, uint64(e.RecordType), 10)
+	b = append(b, "; cpu: "...)
+	b = strconv.AppendUint(b, uint64(e.CPU), 10)
+	b = append(b, "; record-type: "...)
+	b = append(b, llvmTypeName(e.Kind)...)
+	b = append(b, "; function-id: "...)
+	b = strconv.AppendInt(b, int64(e.FuncID), 10)
+	b = append(b, "; tsc: "...)
+	b = strconv.AppendUint(b, e.TSC, 10)
+	b = append(b, "; thread-id: "...)
+	b = strconv.AppendUint(b, uint64(e.TID), 10)
+	b = append(b, "; process-id: "...)
+	b = strconv.AppendUint(b, uint64(e.PID), 10)
+	b = append(b, "}}"...)
+	return string(b)
+}
+
+func llvmTypeName(k EventKind) string {
+	switch k {
+	case EventEnter:
+		return "enter"
+	case EventEnterArg:
+		return "enter-arg"
+	case EventExit:
+		return "exit"
+	case EventTailExit:
+		return "tail-exit"
+	case EventCustom:
+		return "custom-event"
+	case EventTyped:
+		return "typed-event"
+	}
+	return k.String()
 }

@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"encoding/binary"
 	"slices"
+
+	"github.com/tracefmt/tracefmt/xrayfdr/internal/llvmorder"
 )
 
 // The fast path of Walk, for what LLVM 14's runtime writes: a
@@ -28,14 +30,14 @@ type fastGroup struct {
 }
 
 // fastIndex indexes data for the fast path, or reports false.
-func (w *walker) fastIndex(data []byte, h Header) ([]fastGroup, []int, bool) {
+func (w *Walker) fastIndex(data []byte, h Header) ([]fastGroup, []int, bool) {
 	if h.Type != TypeFDR || h.Version < 3 || h.BigEndian {
 		return nil, nil, false
 	}
 	le := binary.LittleEndian
 	var (
 		groups []fastGroup
-		keys   llvmMap[[2]int32]
+		keys   llvmorder.Map[[2]int32]
 		v      Verifier
 	)
 	for pos := HeaderSize; pos < len(data); {
@@ -105,7 +107,7 @@ func (w *walker) fastIndex(data []byte, h Header) ([]fastGroup, []int, bool) {
 		if v.End() != nil {
 			return nil, nil, false
 		}
-		gi, fresh := keys.insert([2]int32{b.pid, b.tid}, hashPair(uint32(b.pid), uint32(b.tid)), len(groups))
+		gi, fresh := keys.Insert([2]int32{b.pid, b.tid}, llvmorder.HashPair(uint32(b.pid), uint32(b.tid)), len(groups))
 		if fresh {
 			groups = append(groups, fastGroup{})
 		}
@@ -116,12 +118,12 @@ func (w *walker) fastIndex(data []byte, h Header) ([]fastGroup, []int, bool) {
 		return nil, nil, false // llvm-xray's reading of an empty log is the general path's
 	}
 	var order []int
-	keys.each(func(_ [2]int32, i int) { order = append(order, i) })
+	keys.Each(func(_ [2]int32, i int) { order = append(order, i) })
 	return groups, order, true
 }
 
 // fastWalk walks a log fastIndex accepted.
-func (w *walker) fastWalk(data []byte, h Header, groups []fastGroup, order []int, fn func(e *Event) error) error {
+func (w *Walker) fastWalk(data []byte, h Header, groups []fastGroup, order []int, fn func(e *Event) error) error {
 	for _, gi := range order {
 		blocks := groups[gi].blocks
 		slices.SortStableFunc(blocks, func(a, b fastBlock) int {

@@ -8,7 +8,6 @@ import (
 	"iter"
 	"os"
 	"path/filepath"
-	"runtime"
 	"testing"
 	"testing/iotest"
 )
@@ -127,7 +126,7 @@ func scribble(rec *Record) {
 var scribbled = []byte{1}
 
 // FuzzVerify runs everything that reads a whole log: the -verify text,
-// Verify, the expander and the YAML and Chrome outputs.
+// Verify, the expander and the YAML output.
 func FuzzVerify(f *testing.F) {
 	addSeeds(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -147,9 +146,6 @@ func FuzzVerify(f *testing.F) {
 			}
 			if len(want) > 0 && !bytes.Contains(out.Bytes(), want) {
 				t.Fatal("WriteYAML's lines differ from AppendYAMLRecord's")
-			}
-			if err := WriteChrome(io.Discard, tr, nil); err != nil {
-				t.Fatal(err)
 			}
 		}
 	})
@@ -173,59 +169,3 @@ func FuzzRoundTrip(f *testing.F) {
 }
 
 var osReadFile = os.ReadFile
-
-// FuzzELFInstrMap reads instrumentation maps from ELF objects (seeded
-// with the test binaries) and names every function: no panic, ids in
-// range, memory in proportion to the input.
-func FuzzELFInstrMap(f *testing.F) {
-	for _, name := range []string{"lib_x86_64.o", "lib_aarch64.o", "libx.so", "typed_O0", "prog_O2_nopie", "prog_O2_nosym", "prog_O0_g_nosym"} {
-		f.Add(readFileF(f, filepath.Join("testdata", "elf", name)))
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		m, err := ReadELFInstrMap(bytes.NewReader(data), int64(len(data)))
-		if err == nil {
-			for _, s := range m.Sleds {
-				if s.FuncID < 1 || int(s.FuncID) > len(m.Functions) {
-					t.Fatalf("sled of function id %d of %d", s.FuncID, len(m.Functions))
-				}
-			}
-			for id := range m.Functions {
-				m.Name(int32(id+1), true)
-			}
-			if err := m.WriteYAML(io.Discard, true, true); err != nil {
-				t.Fatal(err)
-			}
-		}
-		runtime.ReadMemStats(&after)
-		if got := after.TotalAlloc - before.TotalAlloc; got > 1<<20+64*uint64(len(data)) {
-			t.Fatalf("%d bytes allocated for a %d-byte input", got, len(data))
-		}
-	})
-}
-
-// FuzzYAMLInstrMap reads YAML maps (seeded with llvm-xray's): no panic,
-// and what reads is written back as it reads.
-func FuzzYAMLInstrMap(f *testing.F) {
-	for _, p := range []string{"testdata/fdr_simple.instrmap.yaml", "testdata/elf/libx.so.extract-symbolize.yaml", "testdata/elf/prog_O2_nopie.extract-no-demangle.yaml"} {
-		f.Add(readFileF(f, p))
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		m, err := ReadInstrMap(bytes.NewReader(data))
-		if err != nil {
-			return
-		}
-		var out bytes.Buffer
-		if err := m.WriteYAML(&out, true, false); err != nil {
-			t.Fatal(err)
-		}
-		m2, err := ReadInstrMap(&out)
-		if err != nil {
-			t.Fatalf("our YAML does not read back: %v\n%s", err, out.Bytes())
-		}
-		if len(m2.Sleds) != len(m.Sleds) || len(m2.Functions) != len(m.Functions) {
-			t.Fatalf("read back %d sleds, %d functions; want %d, %d", len(m2.Sleds), len(m2.Functions), len(m.Sleds), len(m.Functions))
-		}
-	})
-}

@@ -5,34 +5,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/tracefmt/tracefmt/internal/testutil"
+	"github.com/tracefmt/tracefmt/xrayfdr/internal/xraytest"
 )
-
-// llvmRun runs llvm-xray-14 and returns its stdout and, when it fails,
-// its stderr message without the "llvm-xray: " prefix.
-func llvmRun(t *testing.T, tool string, args ...string) (stdout []byte, errText string) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	cmd := exec.Command(tool, args...)
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Run(); err != nil {
-		if _, ok := err.(*exec.ExitError); !ok {
-			t.Fatal(err)
-		}
-		msg := errb.String()
-		if i := strings.Index(msg, "llvm-xray: "); i >= 0 {
-			msg = msg[i+len("llvm-xray: "):]
-		}
-		errText = strings.TrimSpace(msg)
-		if errText == "" {
-			errText = "failed"
-		}
-	}
-	return out.Bytes(), errText
-}
 
 // compareWithLLVM checks our fdr-dump, -verify and YAML outputs for the log
 // at path against llvm-xray-14 run on it now. It reports whether
@@ -42,19 +19,19 @@ func compareWithLLVM(t *testing.T, tool, path string) bool {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, wantErr := llvmRun(t, tool, "fdr-dump", path)
+	want, wantErr := xraytest.LLVMRun(t, tool, "fdr-dump", path)
 	var got bytes.Buffer
 	err = Dump(&got, bytes.NewReader(data))
 	testutil.DiffText(t, "fdr-dump", want, got.Bytes())
 	checkToolError(t, wantErr, err)
 
-	want, wantErr = llvmRun(t, tool, "fdr-dump", "-verify", path)
+	want, wantErr = xraytest.LLVMRun(t, tool, "fdr-dump", "-verify", path)
 	got.Reset()
 	err = DumpVerify(&got, data)
 	testutil.DiffText(t, "fdr-dump -verify", want, got.Bytes())
 	checkToolError(t, wantErr, err)
 
-	want, wantErr = llvmRun(t, tool, "convert", "--output-format=yaml", "--symbolize=false", path)
+	want, wantErr = xraytest.LLVMRun(t, tool, "convert", "--output-format=yaml", "--symbolize=false", path)
 	got.Reset()
 	tr, err := Expand(data, true)
 	if wantErr != "" {

@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/tracefmt/tracefmt/bitfield"
+	"github.com/tracefmt/tracefmt/xrayfdr/internal/llvmorder"
 )
 
 // State is a state of the block state machine of llvm-xray's verifier.
@@ -334,7 +335,7 @@ type dmEntry struct {
 // would go.
 func (m *denseMap) lookup(pid uint64, tid int32) int {
 	mask := len(m.buckets) - 1
-	i := int(hashPair(uint32(pid), uint32(tid))) & mask // as llvm-xray's DenseMap
+	i := int(llvmorder.HashPair(uint32(pid), uint32(tid))) & mask // as llvm-xray's DenseMap
 	for probe := 1; ; probe++ {
 		e := &m.buckets[i]
 		if !e.used || (e.pid == pid && e.tid == tid) {

@@ -37,48 +37,32 @@ import (
 //
 // Walk holds the per-buffer index of the log (a few words per thread
 // buffer); it does not copy records.
-//
-// # The analyses and llvm-xray 14
-//
-// Account, Stacks and Graph print what llvm-xray 14's account, stack and
-// graph print, byte for byte, wherever llvm-xray succeeds: the same
-// pairing of entries and exits, figures, number formats, and row order
-// (its hash tables' order and libstdc++'s sort are reproduced, so ties come
-// out alike). They differ where llvm-xray fails or is wrong:
-//
-//   - Buffers of one thread are walked in time order. llvm-xray's order
-//     treats all buffers written in the same second as equal, so its walk
-//     meets a thread's records out of order and fails ("empty stack") or
-//     pairs the wrong calls, differently from run to run.
-//   - account refuses a record earlier than the first record of its
-//     thread; llvm-xray compares with the first record of the whole log,
-//     so it fails on most multi-threaded logs.
-//   - YAML traces of any header version are read (llvm-xray reads only
-//     version 1, not what its own convert writes).
-//   - stack's flame format prints each stack's total time, callees
-//     included (llvm-project issue 63676), so flamegraph.pl counts callees
-//     twice; Stacks.WriteFoldedSelf prints self times, which it draws
-//     right.
-//   - account --sort=func leaves rows in hash order, as llvm-xray 14 does
-//     (it never implemented that sort).
-//   - graph colors by a figure that is zero everywhere with the lightest
-//     color (llvm-xray's result is undefined).
-//   - The messages about records that cannot be accounted differ.
 func Walk(data []byte, fn func(e *Event) error) error {
-	var w walker
-	return w.walk(data, fn)
+	var w Walker
+	return w.Walk(data, fn)
 }
 
-// walker keeps the buffers of a walk for reuse.
-type walker struct {
+// A Walker walks logs as Walk does and keeps its buffers from one walk to
+// the next. The zero Walker is ready to use.
+type Walker struct {
+	// SortBack hands out the events of a thread whose time goes back
+	// sorted by time (stably), as llvm-xray's graph sorts its records.
+	SortBack bool
+
 	keys []blockKey
 	h    Header
 	slow bool // no fast path (tests)
-	// sortBack hands out the events of a thread whose time goes back
-	// sorted by time (stably), as llvm-xray's graph sorts its records.
-	sortBack bool
-	held     []Event
+	held []Event
 }
+
+// Walk walks the log in data as the function Walk does.
+func (w *Walker) Walk(data []byte, fn func(e *Event) error) error {
+	return w.walk(data, fn)
+}
+
+// Header returns the header of the log last walked (of a YAML trace,
+// what its header section gives).
+func (w *Walker) Header() Header { return w.h }
 
 type blockKey struct {
 	b       *Block
@@ -87,7 +71,7 @@ type blockKey struct {
 	tsc     uint64
 }
 
-func (w *walker) walk(data []byte, fn func(e *Event) error) error {
+func (w *Walker) walk(data []byte, fn func(e *Event) error) error {
 	if isYAMLTrace(data) {
 		return w.walkYAML(data, fn)
 	}
@@ -142,7 +126,7 @@ func walkBasic(data []byte, fn func(e *Event) error) error {
 	}
 }
 
-func (w *walker) walkFDR(data []byte, fn func(e *Event) error) error {
+func (w *Walker) walkFDR(data []byte, fn func(e *Event) error) error {
 	if !w.slow {
 		if groups, order, ok := w.fastIndex(data, w.h); ok {
 			return w.fastWalk(data, w.h, groups, order, fn)
@@ -174,7 +158,7 @@ func (w *walker) walkFDR(data []byte, fn func(e *Event) error) error {
 
 // walkThread hands the events of the blocks in w.keys, one thread's, to
 // fn, checking the blocks as it goes.
-func (w *walker) walkThread(br *Reader, groups []Group, version uint16, fn func(e *Event) error) error {
+func (w *Walker) walkThread(br *Reader, groups []Group, version uint16, fn func(e *Event) error) error {
 	var (
 		v   Verifier
 		rec Record
@@ -227,10 +211,10 @@ func (w *walker) walkThread(br *Reader, groups []Group, version uint16, fn func(
 }
 
 // handOut hands the events of one thread, which walkThread walks, to fn.
-// With w.sortBack, a thread whose time goes back somewhere is walked once
+// With w.SortBack, a thread whose time goes back somewhere is walked once
 // more to hold its events, which fn then gets sorted by time (stably).
-func (w *walker) handOut(walkThread func(fn func(e *Event) error) error, fn func(e *Event) error) error {
-	if !w.sortBack {
+func (w *Walker) handOut(walkThread func(fn func(e *Event) error) error, fn func(e *Event) error) error {
+	if !w.SortBack {
 		return walkThread(fn)
 	}
 	back, last, started := false, uint64(0), false
@@ -263,7 +247,7 @@ func (w *walker) handOut(walkThread func(fn func(e *Event) error) error, fn func
 // sortBlocks puts the blocks of one thread in time order into w.keys:
 // by wall-clock time, then by the timestamp of their first NewCPU
 // record, then in file order.
-func (w *walker) sortBlocks(br *Reader, blocks []Block) error {
+func (w *Walker) sortBlocks(br *Reader, blocks []Block) error {
 	w.keys = w.keys[:0]
 	var rec Record
 	for i := range blocks {

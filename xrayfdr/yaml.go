@@ -5,10 +5,9 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/tracefmt/tracefmt/internal/decimal"
+	"github.com/tracefmt/tracefmt/xrayfdr/internal/llvmyaml"
 )
 
 // WriteYAML writes events as llvm-xray convert --output-format=yaml
@@ -47,7 +46,7 @@ func WriteYAML(w io.Writer, t *Trace) error {
 
 // WriteYAMLNames writes events as llvm-xray convert --output-format=yaml
 // --symbolize does: the function field holds name(id) (for instance
-// InstrMap.Name, which spells names as llvm-xray does).
+// instrmap.Map.Name, which spells names as llvm-xray does).
 func WriteYAMLNames(w io.Writer, t *Trace, name func(id int32) string) error {
 	if t == nil {
 		return ErrNotOpen
@@ -76,7 +75,7 @@ func (n *nameTable) get(id int32) []byte {
 	if b, ok := n.m[id]; ok {
 		return b
 	}
-	b := appendYAMLString(nil, n.name(id))
+	b := llvmyaml.AppendString(nil, n.name(id))
 	if id >= 0 && id < 4096 {
 		if n.small == nil {
 			n.small = make([][]byte, 4096)
@@ -331,251 +330,6 @@ func (t *Trace) appendYAMLLine(b []byte, e *Event, x *lineText, tsc *tscCache) [
 		return append(b, ", data: '' }\n"...)
 	}
 	b = append(b, ", data: "...)
-	b = appendYAMLString(b, data)
+	b = llvmyaml.AppendString(b, data)
 	return append(b, " }\n"...)
-}
-
-type quoting uint8
-
-const (
-	quoteNone quoting = iota
-	quoteSingle
-	quoteDouble
-)
-
-func isAlnum(c byte) bool {
-	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
-}
-
-func isSpaceByte(c byte) bool {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
-}
-
-// needsQuotes follows LLVM 14's yaml::needsQuotes.
-func needsQuotes[S string | []byte](s S) quoting {
-	if len(s) == 0 {
-		return quoteSingle
-	}
-	q := quoteNone
-	str := string(s)
-	if isSpaceByte(s[0]) || isSpaceByte(s[len(s)-1]) || isNullOrBool(str) || isNumeric(str) {
-		q = quoteSingle
-	}
-	switch s[0] {
-	case '-', '?', ':', '\\', ',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', '\'', '"', '%', '@', '`':
-		q = quoteSingle
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if isAlnum(c) {
-			continue
-		}
-		switch c {
-		case '_', '-', '^', '.', ',', ' ', '\t':
-			continue
-		case '\n', '\r', 0x7f:
-			return quoteDouble
-		}
-		if c <= 0x1f || c&0x80 != 0 {
-			return quoteDouble
-		}
-		q = quoteSingle
-	}
-	return q
-}
-
-func isNullOrBool(s string) bool {
-	switch s {
-	case "null", "Null", "NULL", "~", "true", "True", "TRUE", "false", "False", "FALSE":
-		return true
-	}
-	return false
-}
-
-func skipDigits(s string) string {
-	i := 0
-	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-		i++
-	}
-	return s[i:]
-}
-
-// isNumeric follows LLVM 14's yaml::isNumeric (YAML 1.2 core schema).
-func isNumeric(s string) bool {
-	if s == "" || s == "+" || s == "-" {
-		return false
-	}
-	if s == ".nan" || s == ".NaN" || s == ".NAN" {
-		return true
-	}
-	tail := s
-	if s[0] == '-' || s[0] == '+' {
-		tail = s[1:]
-	}
-	if tail == ".inf" || tail == ".Inf" || tail == ".INF" {
-		return true
-	}
-	if len(s) >= 2 && s[:2] == "0o" {
-		if len(s) == 2 {
-			return false
-		}
-		for _, c := range s[2:] {
-			if c < '0' || c > '7' {
-				return false
-			}
-		}
-		return true
-	}
-	if len(s) >= 2 && s[:2] == "0x" {
-		if len(s) == 2 {
-			return false
-		}
-		for _, c := range []byte(s[2:]) {
-			if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
-				return false
-			}
-		}
-		return true
-	}
-	s = tail
-	if s[0] == '.' && (s == "." || len(s) > 1 && (s[1] < '0' || s[1] > '9')) {
-		return false
-	}
-	if s[0] == 'e' || s[0] == 'E' {
-		return false
-	}
-	s = skipDigits(s)
-	if s == "" {
-		return true
-	}
-	exp := false
-	switch s[0] {
-	case '.':
-		s = skipDigits(s[1:])
-		if s == "" {
-			return true
-		}
-		if s[0] != 'e' && s[0] != 'E' {
-			return false
-		}
-		exp = true
-		s = s[1:]
-	case 'e', 'E':
-		exp = true
-		s = s[1:]
-	default:
-		return false
-	}
-	_ = exp
-	if s == "" {
-		return false
-	}
-	if s[0] == '+' || s[0] == '-' {
-		s = s[1:]
-		if s == "" {
-			return false
-		}
-	}
-	return skipDigits(s) == ""
-}
-
-const hexUpper = "0123456789ABCDEF"
-
-func appendYAMLString[S string | []byte](b []byte, s S) []byte {
-	switch needsQuotes(s) {
-	case quoteNone:
-		return append(b, s...)
-	case quoteSingle:
-		b = append(b, '\'')
-		for i := 0; i < len(s); i++ {
-			c := s[i]
-			if c == '\'' {
-				b = append(b, '\'')
-			}
-			b = append(b, c)
-		}
-		return append(b, '\'')
-	}
-	b = append(b, '"')
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch c {
-		case '\\':
-			b = append(b, `\\`...)
-		case '"':
-			b = append(b, `\"`...)
-		case 0:
-			b = append(b, `\0`...)
-		case 7:
-			b = append(b, `\a`...)
-		case 8:
-			b = append(b, `\b`...)
-		case 9:
-			b = append(b, `\t`...)
-		case 10:
-			b = append(b, `\n`...)
-		case 11:
-			b = append(b, `\v`...)
-		case 12:
-			b = append(b, `\f`...)
-		case 13:
-			b = append(b, `\r`...)
-		case 0x1b:
-			b = append(b, `\e`...)
-		default:
-			switch {
-			case c < 0x20:
-				b = append(b, '\\', 'x', hexUpper[c>>4], hexUpper[c&15])
-			case c < 0x80:
-				b = append(b, c)
-			default:
-				r, n := utf8.DecodeRune([]byte(s[i:min(i+utf8.UTFMax, len(s))]))
-				if r == utf8.RuneError && n <= 1 {
-					// LLVM writes U+FFFD and drops the rest of the string
-					b = append(b, "\uFFFD"...)
-					return append(b, '"')
-				}
-				switch {
-				case r == 0x85:
-					b = append(b, `\N`...)
-				case r == 0xA0:
-					b = append(b, `\_`...)
-				case r == 0x2028:
-					b = append(b, `\L`...)
-				case r == 0x2029:
-					b = append(b, `\P`...)
-				case unicode.IsGraphic(r):
-					b = append(b, s[i:i+n]...)
-				default:
-					h := strconv.FormatUint(uint64(r), 16)
-					switch {
-					case len(h) <= 2:
-						b = append(b, `\x`...)
-						b = appendPadded(b, h, 2)
-					case len(h) <= 4:
-						b = append(b, `\u`...)
-						b = appendPadded(b, h, 4)
-					default:
-						b = append(b, `\U`...)
-						b = appendPadded(b, h, 8)
-					}
-				}
-				i += n - 1
-			}
-		}
-	}
-	return append(b, '"')
-}
-
-func appendPadded(b []byte, h string, w int) []byte {
-	for i := len(h); i < w; i++ {
-		b = append(b, '0')
-	}
-	for _, c := range []byte(h) {
-		if c >= 'a' {
-			c -= 'a' - 'A'
-		}
-		b = append(b, c)
-	}
-	return b
 }

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/tracefmt/tracefmt/xrayfdr/internal/llvmyaml"
 )
 
 // ErrYAMLTrace means a YAML trace (llvm-xray convert's output) that
@@ -24,7 +26,7 @@ func isYAMLTrace(data []byte) bool {
 // llvm-xray reads them, unless a thread's timestamps go backwards in the
 // file, in which case all records are put in time order first (stable).
 // The records are held in memory: 48 bytes each.
-func (w *walker) walkYAML(data []byte, fn func(e *Event) error) error {
+func (w *Walker) walkYAML(data []byte, fn func(e *Event) error) error {
 	var (
 		evs     []Event
 		inRecs  bool
@@ -128,7 +130,7 @@ func (w *walker) walkYAML(data []byte, fn func(e *Event) error) error {
 func parseYAMLRecord(l []byte) (Event, error) {
 	var e Event
 	seen := 0
-	err := flowPairs(l, "record", func(key, val string) error {
+	err := llvmyaml.FlowPairs(l, "record", func(key, val string) error {
 		var n uint64
 		var err error
 		switch key {

@@ -2,7 +2,7 @@
 # Whole-process comparison of examples/xraydump with llvm-xray-14 on the
 # analyses (issue #16): account, stack --all-stacks --stack-format=flame,
 # graph, on two ~10 MB FDR logs:
-#   prog:  recorded here by xrayfdr/testdata/analyses/src/prog.cpp, one
+#   prog:  recorded here by xrayfdr/analysis/testdata/analyses/src/prog.cpp, one
 #          thread in one buffer, so that llvm-xray-14 succeeds (it
 #          misorders the buffers of a thread written in the same second);
 #          outputs checked identical
@@ -26,7 +26,7 @@ trap 'rm -rf "$tmp"' EXIT
 ours=$tmp/xraydump
 
 "$cxx" -O1 -fxray-instrument -fxray-instruction-threshold=1 -pthread \
-	"$root/xrayfdr/testdata/analyses/src/prog.cpp" -o "$tmp/prog"
+	"$root/xrayfdr/analysis/testdata/analyses/src/prog.cpp" -o "$tmp/prog"
 mkdir "$tmp/log"
 XRAY_OPTIONS="patch_premain=true xray_mode=xray-fdr xray_logfile_base=$tmp/log/x-" \
 	XRAY_FDR_OPTIONS="func_duration_threshold_us=0 buffer_size=16777216 buffer_max=1" \

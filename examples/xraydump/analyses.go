@@ -11,7 +11,8 @@ import (
 	"runtime/debug"
 
 	"github.com/tracefmt/tracefmt/internal/cli"
-	"github.com/tracefmt/tracefmt/xrayfdr"
+	"github.com/tracefmt/tracefmt/xrayfdr/analysis"
+	"github.com/tracefmt/tracefmt/xrayfdr/instrmap"
 )
 
 const analysesUsage = `usage: xraydump account [--format=text|csv] [--sort=funcid|count|min|med|90p|99p|max|sum|func]
@@ -128,7 +129,7 @@ func runAnalysis(sub string, args []string, stdout, stderr io.Writer) int {
 			}
 		}
 	}
-	var m *xrayfdr.InstrMap
+	var m *instrmap.Map
 	if o.instrMap != "" {
 		var err error
 		if m, err = openMap(o.instrMap); err != nil {
@@ -177,8 +178,8 @@ func oneOf(s string, set ...string) bool {
 }
 
 // reportSkipped prints a record the analysis skips, as llvm-xray does.
-func reportSkipped(stderr io.Writer, names func(int32) string) func(*xrayfdr.CallError) {
-	return func(e *xrayfdr.CallError) {
+func reportSkipped(stderr io.Writer, names func(int32) string) func(*analysis.CallError) {
+	return func(e *analysis.CallError) {
 		fmt.Fprintf(stderr, "Error processing record: %s\n", e.Event.LLVMRecord())
 		fmt.Fprintf(stderr, "Thread ID: %d\n", e.Event.TID)
 		if len(e.Stack) == 0 {
@@ -190,32 +191,32 @@ func reportSkipped(stderr io.Writer, names func(int32) string) func(*xrayfdr.Cal
 	}
 }
 
-func nameFunc(m *xrayfdr.InstrMap) func(int32) string {
+func nameFunc(m *instrmap.Map) func(int32) string {
 	return func(id int32) string { return m.Name(id, true) }
 }
 
-func account(w, stderr io.Writer, file string, m *xrayfdr.InstrMap, o analysisOptions) error {
+func account(w, stderr io.Writer, file string, m *instrmap.Map, o analysisOptions) error {
 	data, err := os.ReadFile(file)
 	if err != nil {
 		return err
 	}
-	a := &xrayfdr.Account{DeduceSiblingCalls: o.deduce, RecursiveCallsOnly: o.recursive,
+	a := &analysis.Account{DeduceSiblingCalls: o.deduce, RecursiveCallsOnly: o.recursive,
 		KeepGoing: o.keepGoing, OnError: reportSkipped(stderr, nameFunc(m))}
 	if err := a.Read(data); err != nil {
-		if ce, ok := err.(*xrayfdr.CallError); ok {
+		if ce, ok := err.(*analysis.CallError); ok {
 			reportSkipped(stderr, nameFunc(m))(ce)
 		}
 		return err
 	}
-	f := xrayfdr.AccountFormat{Sort: o.sort, Descending: o.sortOrder == "dsc", Top: o.top}
+	f := analysis.AccountFormat{Sort: o.sort, Descending: o.sortOrder == "dsc", Top: o.top}
 	if o.format == "csv" {
 		return a.WriteCSV(w, m, f)
 	}
 	return a.WriteText(w, m, f)
 }
 
-func stack(w, stderr io.Writer, files []string, m *xrayfdr.InstrMap, o analysisOptions) (string, error) {
-	s := &xrayfdr.Stacks{KeepGoing: o.keepGoing, OnError: func(e *xrayfdr.CallError) {
+func stack(w, stderr io.Writer, files []string, m *instrmap.Map, o analysisOptions) (string, error) {
+	s := &analysis.Stacks{KeepGoing: o.keepGoing, OnError: func(e *analysis.CallError) {
 		fmt.Fprintln(stderr, llvmStackError(e, m))
 	}}
 	for _, file := range files {
@@ -224,16 +225,16 @@ func stack(w, stderr io.Writer, files []string, m *xrayfdr.InstrMap, o analysisO
 			err = s.Read(data)
 		}
 		if err != nil {
-			if _, ok := err.(*xrayfdr.CallError); ok || !o.keepGoing {
+			if _, ok := err.(*analysis.CallError); ok || !o.keepGoing {
 				return file, err
 			}
 			fmt.Fprintf(stderr, "xraydump stack: %s: %v\n", file, err)
 		}
 	}
 	if s.Empty() {
-		return files[0], xrayfdr.ErrNoCalls
+		return files[0], analysis.ErrNoCalls
 	}
-	f := xrayfdr.StackFormat{PerThread: o.perThread, AggregateThreads: o.aggregate, Count: o.aggregation == "count"}
+	f := analysis.StackFormat{PerThread: o.perThread, AggregateThreads: o.aggregate, Count: o.aggregation == "count"}
 	switch o.stackFormat {
 	case "flame":
 		return "", s.WriteFlame(w, m, f)
@@ -244,7 +245,7 @@ func stack(w, stderr io.Writer, files []string, m *xrayfdr.InstrMap, o analysisO
 }
 
 // llvmStackError words a record stack skips as llvm-xray does.
-func llvmStackError(e *xrayfdr.CallError, m *xrayfdr.InstrMap) string {
+func llvmStackError(e *analysis.CallError, m *instrmap.Map) string {
 	typ := "Unknown"
 	switch e.Event.RecordType {
 	case 0:
@@ -256,12 +257,12 @@ func llvmStackError(e *xrayfdr.CallError, m *xrayfdr.InstrMap) string {
 		m.Name(e.Event.FuncID, true), e.Event.TID, typ)
 }
 
-func graph(w, stderr io.Writer, file string, m *xrayfdr.InstrMap, o analysisOptions) (string, error) {
+func graph(w, stderr io.Writer, file string, m *instrmap.Map, o analysisOptions) (string, error) {
 	data, err := os.ReadFile(file)
 	if err != nil {
 		return file, err
 	}
-	g := &xrayfdr.Graph{DeduceSiblingCalls: o.deduce, KeepGoing: o.keepGoing, OnError: func(e *xrayfdr.CallError) {
+	g := &analysis.Graph{DeduceSiblingCalls: o.deduce, KeepGoing: o.keepGoing, OnError: func(e *analysis.CallError) {
 		fmt.Fprintf(stderr, "Thread ID: %d\n", e.Event.TID)
 		for i := len(e.Stack) - 1; i >= 0; i-- {
 			fmt.Fprintf(stderr, "#%d\t%s\n", i+1, m.Name(e.Stack[i], true))
@@ -275,9 +276,9 @@ func graph(w, stderr io.Writer, file string, m *xrayfdr.InstrMap, o analysisOpti
 	if err := g.Read(data); err != nil {
 		return file, err
 	}
-	return "", g.WriteDOT(w, m, xrayfdr.GraphFormat{
-		EdgeLabel: xrayfdr.GraphField(o.edgeLabel), VertexLabel: xrayfdr.GraphField(o.vertexLabel),
-		EdgeColor: xrayfdr.GraphField(o.edgeColor), VertexColor: xrayfdr.GraphField(o.vertexColor)})
+	return "", g.WriteDOT(w, m, analysis.GraphFormat{
+		EdgeLabel: analysis.GraphField(o.edgeLabel), VertexLabel: analysis.GraphField(o.vertexLabel),
+		EdgeColor: analysis.GraphField(o.edgeColor), VertexColor: analysis.GraphField(o.vertexColor)})
 }
 
 // convertPprof writes the log as a gzip'ed pprof profile. Records that
@@ -287,7 +288,7 @@ func convertPprof(c *cli.Command, file, instrMap, output string) int {
 	if output == "" || output == "-" {
 		return c.BadUsage("--output-format=pprof needs -o OUT.pb.gz")
 	}
-	var m *xrayfdr.InstrMap
+	var m *instrmap.Map
 	if instrMap != "" {
 		var err error
 		if m, err = openMap(instrMap); err != nil {
@@ -298,7 +299,7 @@ func convertPprof(c *cli.Command, file, instrMap, output string) int {
 	if err != nil {
 		return c.Failf(file, err)
 	}
-	p := &xrayfdr.Profile{DeduceSiblingCalls: true, KeepGoing: true}
+	p := &analysis.Profile{DeduceSiblingCalls: true, KeepGoing: true}
 	if err := p.Read(data); err != nil {
 		return fail(c, file, err)
 	}

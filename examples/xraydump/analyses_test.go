@@ -11,7 +11,7 @@ import (
 	"github.com/tracefmt/tracefmt/internal/testutil"
 )
 
-var atd = filepath.Join("..", "..", "xrayfdr", "testdata", "analyses")
+var atd = filepath.Join("..", "..", "xrayfdr", "analysis", "testdata", "analyses")
 
 // Every llvm-xray-14 golden of the analyses, through the command line
 // (flag spellings as llvm-xray's, in several forms).

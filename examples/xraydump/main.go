@@ -36,6 +36,8 @@ import (
 
 	"github.com/tracefmt/tracefmt/internal/cli"
 	"github.com/tracefmt/tracefmt/xrayfdr"
+	"github.com/tracefmt/tracefmt/xrayfdr/analysis"
+	"github.com/tracefmt/tracefmt/xrayfdr/instrmap"
 )
 
 const usage = `usage: xraydump fdr-dump [-verify] LOG
@@ -208,8 +210,8 @@ type namedError struct {
 func (e *namedError) Error() string { return e.file + ": " + e.err.Error() }
 func (e *namedError) Unwrap() error { return e.err }
 
-func openMap(path string) (*xrayfdr.InstrMap, error) {
-	m, err := xrayfdr.OpenInstrMap(path)
+func openMap(path string) (*instrmap.Map, error) {
+	m, err := instrmap.Open(path)
 	var pe *os.PathError
 	if err != nil && !errors.As(err, &pe) {
 		err = &namedError{path, err}
@@ -218,7 +220,7 @@ func openMap(path string) (*xrayfdr.InstrMap, error) {
 }
 
 func extract(w io.Writer, path string, o options) error {
-	m, err := xrayfdr.OpenInstrMap(path)
+	m, err := instrmap.Open(path)
 	if err != nil {
 		return err
 	}
@@ -234,7 +236,7 @@ func dump(w io.Writer, path string, o options, convert bool) (err error) {
 		defer f.Close()
 		return xrayfdr.Dump(w, f) // streams
 	}
-	var m *xrayfdr.InstrMap
+	var m *instrmap.Map
 	if o.instrMap != "" {
 		var err error
 		if m, err = openMap(o.instrMap); err != nil {
@@ -271,7 +273,7 @@ func dump(w io.Writer, path string, o options, convert bool) (err error) {
 		if err != nil {
 			return err
 		}
-		return xrayfdr.WriteChrome(w, t, names)
+		return analysis.WriteChrome(w, t, names)
 	}
 	return xrayfdr.DumpVerify(w, data)
 }

@@ -78,7 +78,7 @@ func TestExitStatus(t *testing.T) {
 // The subcommand forms, with LLVM's flag spellings, against the goldens
 // llvm-xray-14 made for the test binaries.
 func TestSubcommands(t *testing.T) {
-	elf := filepath.Join(td, "elf")
+	elf := filepath.Join(td, "..", "instrmap", "testdata", "elf")
 	bin := filepath.Join(elf, "prog_O0_g_pie")
 	log := filepath.Join(elf, "prog_fdr.xray")
 	for _, c := range []struct {
@@ -93,7 +93,7 @@ func TestSubcommands(t *testing.T) {
 		{[]string{"convert", "--output-format=yaml", "--symbolize", "--instr_map=" + bin, log}, filepath.Join(elf, "prog_fdr.convert-symbolize.yaml")},
 		{[]string{"convert", "-output-format", "yaml", "-symbolize", "-instr_map", bin, log}, filepath.Join(elf, "prog_fdr.convert-symbolize.yaml")},
 		{[]string{"convert", log, "--instr_map", bin, "-f=yaml", "-y", "--no-demangle"}, filepath.Join(elf, "prog_fdr.convert-no-demangle.yaml")},
-		{[]string{"convert", "-m", bin, "--output-format=yaml", log}, filepath.Join(td, "..", "..", "xrayfdr", "testdata", "elf", "prog_fdr.convert-plain.yaml")},
+		{[]string{"convert", "-m", bin, "--output-format=yaml", log}, filepath.Join(elf, "prog_fdr.convert-plain.yaml")},
 		{[]string{"fdr-dump", filepath.Join(td, "fdr_simple.xray")}, filepath.Join(td, "fdr_simple.fdr-dump.txt")},
 		{[]string{"fdr-dump", "--verify", filepath.Join(td, "fdr_simple.xray")}, filepath.Join(td, "fdr_simple.fdr-dump-verify.txt")},
 		{[]string{"convert", "--output-format=yaml", filepath.Join(td, "fdr_simple.xray")}, filepath.Join(td, "fdr_simple.yaml")},

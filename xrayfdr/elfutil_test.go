@@ -1,8 +1,0 @@
-package xrayfdr
-
-import (
-	"bytes"
-	"debug/elf"
-)
-
-func elfFile(data []byte) (*elf.File, error) { return elf.NewFile(bytes.NewReader(data)) }
