@@ -394,7 +394,7 @@ func TestNilArguments(t *testing.T) {
 			"Int": Int, "LookupNameFlags": LookupNameFlags, "NewCallReader": NewCallReader,
 			"NewCallWriter": NewCallWriter, "NewDumper": NewDumper, "NewReader": NewReader,
 			"NewWriter": NewWriter, "Null": Null, "ParseCallSet": ParseCallSet,
-			"ParseDumpArgs": ParseDumpArgs, "Pointer": Pointer, "ReadInfo": ReadInfo,
+			"ParseDumpArgs": ParseDumpArgs, "ParseDumpVersion": ParseDumpVersion, "Pointer": Pointer, "ReadInfo": ReadInfo,
 			"ReadInfoFile": ReadInfoFile, "String": String, "Uint": Uint,
 		},
 		Types: []any{
@@ -403,7 +403,8 @@ func TestNilArguments(t *testing.T) {
 			new(Dumper), new(EnumSig), new(EnumValue), new(Event), new(FormatError), new(Frame),
 			new(FrameDetails), new(FrameInfo), new(FunctionSig), new(Header), new(Index),
 			new(Info), new(Kind), new(NameFlags), new(Position), new(Property), new(Reader),
-			new(StructSig), new(Value), new(ValueKind), new(Writer),
+			new(StructSig), new(Value), new(ValueKind), new(Writer), new(DumpVersion),
+			new(DumpArgs), new(Profile),
 		},
 		Open: []any{r, cr, w, cw, d, NewDumper(nil, DumpOptions{}), &set},
 		Samples: map[string][]any{

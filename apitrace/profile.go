@@ -28,6 +28,9 @@ type Profile struct {
 
 // Add counts one call.
 func (p *Profile) Add(c *Call) {
+	if p == nil || c == nil {
+		return
+	}
 	if p.stacks == nil {
 		p.stacks = pprof.NewTally(1)
 		p.names = map[uint64]string{}
@@ -58,7 +61,7 @@ func (p *Profile) Add(c *Call) {
 // WriteProfile writes the calls counted so far as a gzip-compressed
 // profile.proto.
 func (p *Profile) WriteProfile(w io.Writer) error {
-	if w == nil {
+	if w == nil || p == nil {
 		return ErrNotOpen
 	}
 	if p.stacks == nil {

@@ -42,6 +42,9 @@ const (
 
 // Add counts one backtrace.
 func (p *Profile) Add(rec *Record) {
+	if p == nil || rec == nil {
+		return
+	}
 	if p.stacks == nil {
 		p.stacks = pprof.NewTally(1)
 	}
@@ -99,7 +102,7 @@ func (p *Profile) Add(rec *Record) {
 // WriteProfile writes the backtraces counted so far as a gzip-compressed
 // profile.proto.
 func (p *Profile) WriteProfile(w io.Writer) error {
-	if w == nil {
+	if w == nil || p == nil {
 		return ErrNotOpen
 	}
 	if p.stacks == nil {

@@ -298,6 +298,7 @@ func TestNilArguments(t *testing.T) {
 		Types: []any{
 			new(Backtrace), new(FormatError), new(Frame), new(Image), new(ImageMap),
 			new(ImageMapDecoder), new(Kind), new(Reader), new(Record), new(WordSize), new(Writer),
+			new(Profile),
 		},
 		Open:     []any{r, w},
 		AllowNil: []string{"FormatError.Unwrap", "Backtrace.MarshalJSON", "Backtrace.Images"},
