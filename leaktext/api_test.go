@@ -395,7 +395,7 @@ func TestNilArguments(t *testing.T) {
 			new(Event), new(Field), new(Frame), new(Group), new(Header), new(Kind),
 			new(LeakCounter), new(LeakSum), new(MemoryMap), new(Options), new(Reader),
 			new(Record), new(Report), new(Resource), new(SortOrder), new(Symbol),
-			new(SyntaxError), new(Trace), new(Writer),
+			new(SyntaxError), new(Trace), new(Writer), new(Profile),
 		},
 		Open: []any{rd, w, rep, &lc, NewAddressMap(rep.Maps)},
 		Samples: map[string][]any{

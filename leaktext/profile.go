@@ -56,6 +56,9 @@ type leakAlloc struct {
 
 // Add takes the next record of the report.
 func (p *Profile) Add(rec *Record) {
+	if p == nil || rec == nil {
+		return
+	}
 	if p.stacks == nil {
 		p.stacks = pprof.NewTally(2)
 		p.frameIdx = map[string]uint64{}
@@ -149,7 +152,7 @@ func (p *Profile) closeRun() {
 // (bytes, the default; for resource types other than memory, their own
 // size unit), one sample per backtrace and resource type.
 func (p *Profile) WriteProfile(w io.Writer) error {
-	if w == nil {
+	if w == nil || p == nil {
 		return ErrNotOpen
 	}
 	if p.stacks == nil {
