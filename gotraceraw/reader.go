@@ -54,7 +54,8 @@ type Reader struct {
 	fast   [256]uint8 // table.plain of the version
 	args   []uint64
 	widths []uint8
-	need   int // bytes the event being decoded still lacks, at least
+	need   int   // bytes the event being decoded still lacks, at least
+	batch  Batch // what ReadBatch returns
 	err    error
 }
 

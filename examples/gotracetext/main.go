@@ -4,6 +4,8 @@
 //
 //	gotracetext FILE              print FILE's text form on stdout
 //	gotracetext -wire FILE.txt    write the binary trace of a text trace on stdout
+//	gotracetext -parsed FILE      print FILE's events as `go tool trace -d=parsed` does
+//	gotracetext -footprint FILE   print the bytes and count of each event type, as -d=footprint
 //
 // The text is byte for byte "Trace Go1.N" followed by what `go tool trace
 // -d=wire FILE` prints. With -wire, batch lengths are padded to ten bytes
@@ -12,9 +14,15 @@
 // Batch sizes are always the length of the events that follow, whatever
 // the input says. FILE "-" is standard input.
 //
+// -parsed prints the events in the order Go's parser gives them, checked
+// as it checks them, byte for byte as `go tool trace -d=parsed`: on a
+// trace Go's parser rejects, the events before the error, then the error
+// on stderr with Go's message. -footprint prints the table of
+// `go tool trace -d=footprint`.
+//
 // Exit status: 0 done, 1 FILE cannot be read or is damaged (the events
-// before the damage are written, as `go tool trace -d=wire` prints them),
-// 2 a bad flag or argument.
+// before the damage are written, as `go tool trace -d=wire` and
+// -d=parsed print them), 2 a bad flag or argument.
 package main
 
 import (
@@ -27,7 +35,7 @@ import (
 	"github.com/tracefmt/tracefmt/internal/cli"
 )
 
-const usage = "usage: gotracetext [-wire [-canonical]] FILE"
+const usage = "usage: gotracetext [-wire [-canonical] | -parsed | -footprint] FILE"
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
@@ -37,6 +45,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	c := cli.New("gotracetext", usage, stderr)
 	wire := c.Flags.Bool("wire", false, "read a text trace and write the binary form")
 	canonical := c.Flags.Bool("canonical", false, "with -wire: minimal varints, no runtime padding")
+	parsedFlag := c.Flags.Bool("parsed", false, "print the events as Go's parser orders them (go tool trace -d=parsed)")
+	footprint := c.Flags.Bool("footprint", false, "print each event type's bytes and count (go tool trace -d=footprint)")
 	if ok, code := c.Parse(args); !ok {
 		return code
 	}
@@ -46,6 +56,15 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if *canonical && !*wire {
 		return c.BadUsage("-canonical needs -wire")
 	}
+	modes := 0
+	for _, m := range []bool{*wire, *parsedFlag, *footprint} {
+		if m {
+			modes++
+		}
+	}
+	if modes > 1 {
+		return c.BadUsage("-wire, -parsed and -footprint exclude each other")
+	}
 	name := c.Flags.Arg(0)
 	in, closeIn, err := cli.Open(name)
 	if err != nil {
@@ -53,9 +72,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	defer closeIn()
 	out := bufio.NewWriterSize(stdout, 64<<10)
-	if *wire {
+	switch {
+	case *wire:
 		err = toWire(out, in, !*canonical)
-	} else {
+	case *parsedFlag:
+		err = printParsed(out, in)
+	case *footprint:
+		err = printFootprint(out, in)
+	default:
 		err = toText(out, in)
 	}
 	if ferr := out.Flush(); err == nil && ferr != nil {

@@ -1,0 +1,94 @@
+package parsed
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+)
+
+// The errors the Reader and Validator return, wrapped in a FormatError,
+// besides the raw level's (gotraceraw.ErrHeader, ErrVersion, ErrV1,
+// ErrEventType, ErrTooLarge, ErrOverflow) and io.ErrUnexpectedEOF.
+var (
+	// ErrGeneration means a generation that is not put together as Go's
+	// parser wants: batches out of order or cut short, a bad string,
+	// stack, CPU sample or sync batch, no frequency or clock snapshot.
+	ErrGeneration = errors.New("parsed: malformed generation")
+	// ErrEvent means an event in a batch that cannot be read: an unknown
+	// or untimed type, a cut varint.
+	ErrEvent = errors.New("parsed: malformed event")
+	// ErrTable means a string or stack ID that the generation's tables
+	// lack or hold twice.
+	ErrTable = errors.New("parsed: bad string or stack ID")
+	// ErrState means an event that contradicts the state of the
+	// goroutines, Ps, threads, GC, ranges, tasks or regions so far.
+	ErrState = errors.New("parsed: event contradicts the trace's state")
+	// ErrOrder means that no thread's next event can come next: the
+	// sequence numbers admit no order.
+	ErrOrder = errors.New("parsed: no event can come next")
+	// ErrTooLarge means a generation longer than the reader's
+	// MaxGenerationSize.
+	ErrTooLarge = errors.New("parsed: generation beyond the reader's limit")
+	// ErrNotOpen means a Reader used before a successful Reset (or
+	// NewReader).
+	ErrNotOpen = errors.New("parsed: not open")
+)
+
+// FormatError reports a trace that Go's parser rejects, and where: the
+// byte offset of the batch or event at fault (-1 when the trace ended
+// before it), its generation and the thread of its batch.
+type FormatError struct {
+	Offset int64
+	Gen    uint64   // 0 before the first generation
+	M      ThreadID // NoThread when no one batch is at fault
+	Err    error
+}
+
+func (e *FormatError) Error() string {
+	var b strings.Builder
+	b.WriteString("parsed: ")
+	if e.Offset >= 0 {
+		b.WriteString("offset ")
+		b.WriteString(strconv.FormatInt(e.Offset, 10))
+		b.WriteString(": ")
+	}
+	if e.Gen != 0 {
+		b.WriteString("generation ")
+		b.WriteString(strconv.FormatUint(e.Gen, 10))
+		if e.M != NoThread {
+			b.WriteString(", M ")
+			b.WriteString(strconv.FormatInt(int64(e.M), 10))
+		}
+		b.WriteString(": ")
+	}
+	if e.Err == nil {
+		b.WriteString("unknown error")
+	} else {
+		b.WriteString(strings.TrimPrefix(e.Err.Error(), "parsed: "))
+	}
+	return b.String()
+}
+
+func (e *FormatError) Unwrap() error { return e.Err }
+
+// Reason returns the message Go's parser gives for the same trace, without
+// the location and sentinel this package adds.
+func (e *FormatError) Reason() string {
+	var r *reason
+	if errors.As(e.Err, &r) {
+		return r.err.Error()
+	}
+	if e.Err == nil {
+		return ""
+	}
+	return e.Err.Error()
+}
+
+// reason is a sentinel with Go's message for one case of it.
+type reason struct {
+	sentinel error
+	err      error
+}
+
+func (r *reason) Error() string   { return r.sentinel.Error() + ": " + r.err.Error() }
+func (r *reason) Unwrap() []error { return []error{r.sentinel, r.err} }

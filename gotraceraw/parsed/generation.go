@@ -1,0 +1,446 @@
+package parsed
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+
+	"github.com/tracefmt/tracefmt/gotraceraw"
+	"github.com/tracefmt/tracefmt/varint"
+)
+
+// batchRec is one batch of timed events of the generation being read.
+type batchRec struct {
+	time       uint64
+	start, end int   // its events in the arena
+	off        int64 // stream offset of its events (-1: unknown)
+}
+
+// thread is one M's batches, in trace order.
+type thread struct {
+	m       uint64
+	batches []int32 // indexes in generation.batches
+}
+
+// cpuSample is a CPU sample waiting for its turn.
+type cpuSample struct {
+	time  Time // ticks until the generation is complete
+	m     uint64
+	p, g  uint64
+	stack uint64
+}
+
+// generation holds one generation while its events are ordered: the
+// tables its events refer to, and its batches of timed events by M. Its
+// buffers are reused for the next generation; the tables are not.
+type generation struct {
+	tab     *tables
+	gen     uint64
+	minTs   uint64
+	first   int64 // offset of its first batch
+	freqSet bool
+	arena   []byte
+	batches []batchRec
+	threads []thread
+	mIndex  map[uint64]int
+	samples []cpuSample
+	size    int64 // bytes of batches read, for the limit
+
+	// The tables as read, before they are built.
+	strBytes []byte
+	strIDs   []uint64
+	strEnds  []int
+	strSeen  map[uint64]int
+	stkIDs   []uint64
+	stkEnds  []int
+	stkPCs   []uint64
+	stkSeen  map[uint64]int
+	pcs      map[uint64]pcFrame
+	expData  []byte
+}
+
+// pcFrame is what a generation says of a PC, the first time it says it:
+// Go's parser keeps the first and ignores later frames of the same PC.
+type pcFrame struct {
+	fn, file uint64
+	line     uint64
+}
+
+// reset empties g for generation number gen.
+func (g *generation) reset(gen uint64) {
+	if g.mIndex == nil {
+		g.mIndex = make(map[uint64]int)
+		g.strSeen = make(map[uint64]int)
+		g.stkSeen = make(map[uint64]int)
+		g.pcs = make(map[uint64]pcFrame)
+	}
+	for i := range g.threads {
+		g.threads[i].batches = g.threads[i].batches[:0]
+	}
+	*g = generation{
+		tab: &tables{gen: gen}, gen: gen, first: -1,
+		arena: g.arena[:0], batches: g.batches[:0], threads: g.threads[:0], mIndex: g.mIndex,
+		samples: g.samples[:0], strBytes: g.strBytes[:0], strIDs: g.strIDs[:0], strEnds: g.strEnds[:0],
+		strSeen: g.strSeen, stkIDs: g.stkIDs[:0], stkEnds: g.stkEnds[:0], stkPCs: g.stkPCs[:0],
+		stkSeen: g.stkSeen, pcs: g.pcs, expData: g.expData[:0],
+	}
+	clear(g.mIndex)
+	clear(g.strSeen)
+	clear(g.stkSeen)
+	clear(g.pcs)
+}
+
+// errf makes an error of the generation with a sentinel.
+func (g *generation) errf(off int64, m uint64, sentinel error, format string, args ...any) error {
+	return &FormatError{Offset: off, Gen: g.gen, M: ThreadID(m), Err: wrapf(sentinel, format, args...)}
+}
+
+// add takes one batch into the generation, as Go's parser does: string,
+// stack, CPU sample and sync batches fill the tables, experimental
+// batches are kept, and the others are events of their M.
+func (g *generation) add(b *gotraceraw.Batch, v gotraceraw.Version) error {
+	g.size += int64(len(b.Data))
+	if g.first < 0 {
+		g.first = b.Offset
+	}
+	data := b.Data
+	off := b.Offset + headerLen(b)
+	// An ExperimentalBatch of experiment 0 is no experiment's: Go's
+	// parser takes it as an ordinary batch.
+	isExp := b.Type == gotraceraw.EvExperimentalBatch && b.Exp != 0
+	first := gotraceraw.EvNone
+	if len(data) > 0 && !isExp {
+		first = gotraceraw.EventType(data[0])
+	}
+	switch {
+	case isExp:
+		g.tab.exp = append(g.tab.exp, ExperimentalBatch{Experiment: gotraceraw.Experiment(b.Exp), Thread: ThreadID(b.M)})
+		start := len(g.expData)
+		g.expData = append(g.expData, data...)
+		g.tab.exp[len(g.tab.exp)-1].Data = g.expData[start:len(g.expData):len(g.expData)]
+	case first == gotraceraw.EvStrings:
+		return g.addStrings(data, off, b.M)
+	case first == gotraceraw.EvStacks:
+		return g.addStacks(data, off, b.M)
+	case first == gotraceraw.EvCPUSamples:
+		return g.addSamples(data, off, b.M)
+	case first == gotraceraw.EvFrequency && v < gotraceraw.Go125, first == gotraceraw.EvSync && v >= gotraceraw.Go125:
+		return g.addSync(data, off, b.M, b.Time, v)
+	case first == gotraceraw.EvEndOfGeneration:
+		return g.errf(b.Offset, b.M, ErrGeneration, "internal error: unexpectedly processing EndOfGeneration; broken trace?")
+	default:
+		i, ok := g.mIndex[b.M]
+		if !ok {
+			i = len(g.threads)
+			g.mIndex[b.M] = i
+			if i < cap(g.threads) {
+				g.threads = g.threads[:i+1]
+				g.threads[i].m = b.M
+			} else {
+				g.threads = append(g.threads, thread{m: b.M})
+			}
+		}
+		start := len(g.arena)
+		g.arena = append(g.arena, data...)
+		g.batches = append(g.batches, batchRec{time: b.Time, start: start, end: len(g.arena), off: off})
+		g.threads[i].batches = append(g.threads[i].batches, int32(len(g.batches)-1))
+	}
+	return nil
+}
+
+// headerLen is the length of a batch's header, for the offset of its data.
+func headerLen(b *gotraceraw.Batch) int64 {
+	n := 1 + varint.Len(b.Gen) + varint.Len(b.M) + varint.Len(b.Time)
+	if b.Type == gotraceraw.EvExperimentalBatch {
+		n++
+	}
+	return int64(n + varint.Len(uint64(len(b.Data))))
+}
+
+// byteReader reads a table batch as Go's parser does, with its errors.
+type byteReader struct {
+	b []byte
+	p int
+}
+
+var errVarintOverflow = errors.New("binary: varint overflows a 64-bit integer")
+
+// uvarint reads a varint: io.EOF when nothing is left, io.ErrUnexpectedEOF
+// when the data ends inside it.
+func (r *byteReader) uvarint() (uint64, error) {
+	v, n := varint.Consume(r.b[r.p:])
+	if n > 0 {
+		r.p += n
+		return v, nil
+	}
+	if n < 0 {
+		r.p += -n
+		return 0, errVarintOverflow
+	}
+	if r.p == len(r.b) {
+		return 0, io.EOF
+	}
+	r.p = len(r.b)
+	return 0, io.ErrUnexpectedEOF
+}
+
+func (g *generation) addStrings(data []byte, off int64, m uint64) error {
+	r := byteReader{b: data, p: 1}
+	for r.p < len(r.b) {
+		at := off + int64(r.p)
+		if t := r.b[r.p]; t != byte(gotraceraw.EvString) {
+			return g.errf(at, m, ErrGeneration, "expected string event, got %d", t)
+		}
+		r.p++
+		id, err := r.uvarint()
+		if err != nil {
+			return g.errf(at, m, ErrGeneration, "%w", err)
+		}
+		n, err := r.uvarint()
+		if err != nil {
+			return g.errf(at, m, ErrGeneration, "%w", err)
+		}
+		if n > maxStringLen {
+			return g.errf(at, m, ErrGeneration, "invalid string size %d, maximum is %d", n, maxStringLen)
+		}
+		if have := len(r.b) - r.p; uint64(have) < n {
+			return g.errf(at, m, ErrGeneration, "failed to read full string: read %d but wanted %d", have, n)
+		}
+		s := r.b[r.p : r.p+int(n)]
+		r.p += int(n)
+		if id == 0 {
+			return g.errf(at, m, ErrTable, "multiple strings with the same ID: id=0, new=%s, existing=", s)
+		}
+		if j, dup := g.strSeen[id]; dup {
+			return g.errf(at, m, ErrTable, "multiple strings with the same ID: id=%d, new=%s, existing=%s", id, s, g.strAt(j))
+		}
+		g.strSeen[id] = len(g.strIDs)
+		g.strBytes = append(g.strBytes, s...)
+		g.strIDs = append(g.strIDs, id)
+		g.strEnds = append(g.strEnds, len(g.strBytes))
+	}
+	return nil
+}
+
+// maxStringLen is the longest string Go's parser takes (its
+// MaxEventTrailerDataSize).
+const maxStringLen = 1 << 10
+
+// maxFrames is the most frames of a stack Go's parser takes.
+const maxFrames = 128
+
+func (g *generation) strAt(j int) []byte {
+	start := 0
+	if j > 0 {
+		start = g.strEnds[j-1]
+	}
+	return g.strBytes[start:g.strEnds[j]]
+}
+
+func (g *generation) stkAt(j int) []uint64 {
+	start := 0
+	if j > 0 {
+		start = g.stkEnds[j-1]
+	}
+	return g.stkPCs[start:g.stkEnds[j]]
+}
+
+// stackText prints a stack's PCs as Go's parser prints them in its
+// duplicate-ID error.
+func stackText(pcs []uint64) string {
+	var b []byte
+	for _, pc := range pcs {
+		b = append(b, "\t0x"...)
+		b = strconv.AppendUint(b, pc, 16)
+		b = append(b, '\n')
+	}
+	return string(b)
+}
+
+func (g *generation) addStacks(data []byte, off int64, m uint64) error {
+	r := byteReader{b: data, p: 1}
+	for r.p < len(r.b) {
+		at := off + int64(r.p)
+		if t := r.b[r.p]; t != byte(gotraceraw.EvStack) {
+			return g.errf(at, m, ErrGeneration, "expected stack event, got %d", t)
+		}
+		r.p++
+		id, err := r.uvarint()
+		if err != nil {
+			return g.errf(at, m, ErrGeneration, "%w", err)
+		}
+		nf, err := r.uvarint()
+		if err != nil {
+			return g.errf(at, m, ErrGeneration, "%w", err)
+		}
+		if nf > maxFrames {
+			return g.errf(at, m, ErrGeneration, "invalid stack size %d, maximum is %d", nf, maxFrames)
+		}
+		start := len(g.stkPCs)
+		for i := uint64(0); i < nf; i++ {
+			var f [4]uint64
+			for k, what := range [...]string{"PC", "funcID", "fileID", "line"} {
+				if f[k], err = r.uvarint(); err != nil {
+					g.stkPCs = g.stkPCs[:start]
+					return g.errf(at, m, ErrGeneration, "reading frame %d's %s for stack %d: %w", i+1, what, id, err)
+				}
+			}
+			g.stkPCs = append(g.stkPCs, f[0])
+			if _, ok := g.pcs[f[0]]; !ok {
+				g.pcs[f[0]] = pcFrame{fn: f[1], file: f[2], line: f[3]}
+			}
+		}
+		if id == 0 {
+			return g.errf(at, m, ErrTable, "multiple trace.stacks with the same ID: id=0, new=%s, existing=", stackText(g.stkPCs[start:]))
+		}
+		if j, dup := g.stkSeen[id]; dup {
+			return g.errf(at, m, ErrTable, "multiple trace.stacks with the same ID: id=%d, new=%s, existing=%s", id, stackText(g.stkPCs[start:]), stackText(g.stkAt(j)))
+		}
+		g.stkSeen[id] = len(g.stkIDs)
+		g.stkIDs = append(g.stkIDs, id)
+		g.stkEnds = append(g.stkEnds, len(g.stkPCs))
+	}
+	return nil
+}
+
+func (g *generation) addSamples(data []byte, off int64, m uint64) error {
+	r := byteReader{b: data, p: 1}
+	for r.p < len(r.b) {
+		at := off + int64(r.p)
+		if t := r.b[r.p]; t != byte(gotraceraw.EvCPUSample) {
+			return g.errf(at, m, ErrGeneration, "expected CPU sample event, got %d", t)
+		}
+		r.p++
+		var f [5]uint64
+		for k := range f {
+			v, err := r.uvarint()
+			if err != nil {
+				return g.errf(at, m, ErrGeneration, "%w", err)
+			}
+			f[k] = v
+		}
+		g.samples = append(g.samples, cpuSample{time: Time(f[0]), m: f[1], p: f[2], g: f[3], stack: f[4]})
+	}
+	return nil
+}
+
+func (g *generation) addSync(data []byte, off int64, m, base uint64, v gotraceraw.Version) error {
+	r := byteReader{b: data}
+	if v >= gotraceraw.Go125 {
+		r.p = 1 // the Sync byte
+	}
+	last := base
+	t := g.tab
+	for r.p < len(r.b) {
+		at := off + int64(r.p)
+		typ := gotraceraw.EventType(r.b[r.p])
+		r.p++
+		switch {
+		case typ == gotraceraw.EvFrequency:
+			if g.freqSet {
+				return g.errf(at, m, ErrGeneration, "found multiple frequency events")
+			}
+			f, err := r.uvarint()
+			if err != nil {
+				return g.errf(at, m, ErrGeneration, "%w", err)
+			}
+			// Nanoseconds per tick, computed as Go's parser does, so
+			// that every time rounds the same.
+			t.freq = 1.0 / (float64(f) / 1e9)
+			g.freqSet = t.freq != 0
+		case typ == gotraceraw.EvClockSnapshot && v >= gotraceraw.Go125:
+			if t.hasClock {
+				return g.errf(at, m, ErrGeneration, "found multiple clock snapshot events")
+			}
+			t.hasClock = true
+			var f [4]uint64
+			for k := range f {
+				x, err := r.uvarint()
+				if err != nil {
+					return g.errf(at, m, ErrGeneration, "%w", err)
+				}
+				f[k] = x
+			}
+			last += f[0]
+			t.clock = ClockSnapshot{Trace: Time(last), Mono: f[1], Wall: wallTime(f[2], f[3])}
+		default:
+			return g.errf(at, m, ErrGeneration, "expected frequency or clock snapshot event, got %d", typ)
+		}
+	}
+	return nil
+}
+
+// finish checks the complete generation and builds its tables, as Go's
+// parser does once it has all the batches.
+func (g *generation) finish(v gotraceraw.Version) error {
+	t := g.tab
+	if !g.freqSet {
+		return g.errf(g.first, noM, ErrGeneration, "no frequency event found")
+	}
+	if v >= gotraceraw.Go125 && !t.hasClock {
+		return g.errf(g.first, noM, ErrGeneration, "no clock snapshot event found")
+	}
+	if t.hasClock {
+		t.clock.Trace = t.ns(uint64(t.clock.Trace))
+	}
+	// Strings: one allocation for all their bytes.
+	all := string(g.strBytes)
+	vals := make([]string, len(g.strIDs))
+	for j := range g.strIDs {
+		start := 0
+		if j > 0 {
+			start = g.strEnds[j-1]
+		}
+		vals[j] = all[start:g.strEnds[j]]
+	}
+	t.strs.build(g.strIDs, vals)
+
+	// Stacks: every frame's strings must exist; Go's parser checks the
+	// stacks in ID order.
+	order := make([]int, len(g.stkIDs))
+	for j := range order {
+		order[j] = j
+	}
+	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(g.stkIDs[a], g.stkIDs[b]) })
+	frames := make([]Frame, len(g.stkPCs))
+	stacks := make([][]Frame, len(g.stkIDs))
+	for _, j := range order {
+		start := 0
+		if j > 0 {
+			start = g.stkEnds[j-1]
+		}
+		for k, pc := range g.stkPCs[start:g.stkEnds[j]] {
+			pf := g.pcs[pc]
+			fn, ok := t.strs.get(pf.fn)
+			if !ok {
+				return g.errf(g.first, noM, ErrTable, "found invalid func string ID %d for stack %d", pf.fn, g.stkIDs[j])
+			}
+			file, ok := t.strs.get(pf.file)
+			if !ok {
+				return g.errf(g.first, noM, ErrTable, "found invalid file string ID %d for stack %d", pf.file, g.stkIDs[j])
+			}
+			frames[start+k] = Frame{PC: pc, Func: fn, File: file, Line: pf.line}
+		}
+		stacks[j] = frames[start:g.stkEnds[j]:g.stkEnds[j]]
+	}
+	t.stacks.build(g.stkIDs, stacks)
+
+	// CPU samples in time order; the sort is Go's, so that samples of
+	// equal times come in the same order.
+	for i := range g.samples {
+		g.samples[i].time = t.ns(uint64(g.samples[i].time))
+	}
+	slices.SortFunc(g.samples, func(a, b cpuSample) int { return cmp.Compare(a.time, b.time) })
+	return nil
+}
+
+// wrapf makes an error wrapping sentinel with a formatted message.
+func wrapf(sentinel error, format string, args ...any) error {
+	return &reason{sentinel: sentinel, err: fmt.Errorf(format, args...)}
+}
+
+// noM is NoThread as a batch's M: errors of no one batch.
+const noM = ^uint64(0)

@@ -1,0 +1,700 @@
+package parsed
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"io"
+	"iter"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/tracefmt/tracefmt/gotraceraw"
+	"github.com/tracefmt/tracefmt/varint"
+)
+
+// DefaultMaxGenerationSize bounds the bytes of one generation, where a
+// Reader's MaxGenerationSize is 0. The runtime starts a new generation
+// every second or so; a generation's size is what the program traced in
+// that time.
+const DefaultMaxGenerationSize = 1 << 30
+
+// Reader reads the events of a binary trace in the order Go's parser
+// gives them, checking them as it does.
+//
+// Events returned by Read belong to the Reader and are valid until the
+// next call to Read or Reset. The zero Reader is ready for Reset; before
+// it, Read returns ErrNotOpen.
+type Reader struct {
+	// MaxGenerationSize limits the bytes of one generation, which the
+	// Reader holds whole; 0 means DefaultMaxGenerationSize.
+	MaxGenerationSize int64
+	// Strict also refuses what Go's parser takes but no runtime writes:
+	// event types newer than the trace's version, experiments other than
+	// AllocFree.
+	Strict bool
+
+	raw gotraceraw.Reader
+	v   gotraceraw.Version
+	s   stream
+	err error
+	ev  Event
+}
+
+// stream is the parser's state between events: the generation being
+// ordered, its threads' cursors, and what carries over generations.
+type stream struct {
+	v          gotraceraw.Version
+	strict     bool
+	maxGen     int64
+	gen        generation
+	hasGen     bool // a generation has been read (Go's r.gen != nil)
+	cursors    []cursor
+	frontier   []*cursor
+	samples    []cpuSample
+	o          ordering
+	syncs      int
+	lastTs     Time
+	done       bool
+	readGenErr error
+
+	// Before Go 1.26 a generation ends where a batch of the next one
+	// starts: that batch, kept here, begins the next generation.
+	spill        spilled
+	spillErr     error
+	spillErrSync bool
+}
+
+type spilled struct {
+	ok   bool
+	b    gotraceraw.Batch
+	data []byte
+}
+
+// NewReader reads the header from r and returns a Reader for the events
+// that follow.
+func NewReader(r io.Reader) (*Reader, error) {
+	rd := new(Reader)
+	if err := rd.Reset(r); err != nil {
+		return nil, err
+	}
+	return rd, nil
+}
+
+// Reset makes the Reader read a new trace from r, keeping its buffers and
+// settings, and reads the header.
+func (r *Reader) Reset(rd io.Reader) error {
+	r.err, r.v = nil, 0
+	if rd == nil {
+		r.err = ErrNotOpen
+		return r.err
+	}
+	if err := r.raw.Reset(rd); err != nil {
+		r.err = fromRaw(err, 0)
+		return r.err
+	}
+	r.v = r.raw.Header().Version
+	r.s.reset(r.v, r.Strict, limitOr(r.MaxGenerationSize, DefaultMaxGenerationSize))
+	return nil
+}
+
+func limitOr(v, def int64) int64 {
+	if v > 0 {
+		return v
+	}
+	return def
+}
+
+func (s *stream) reset(v gotraceraw.Version, strict bool, maxGen int64) {
+	s.o.reset(v)
+	*s = stream{
+		v: v, strict: strict, maxGen: maxGen, gen: s.gen, cursors: s.cursors[:0], frontier: s.frontier[:0],
+		o: s.o, spill: spilled{data: s.spill.data[:0]},
+	}
+}
+
+// Header returns what the trace's header says.
+func (r *Reader) Header() gotraceraw.Header { return gotraceraw.Header{Version: r.v} }
+
+// Read returns the next event. After the last it returns io.EOF. A trace
+// Go's parser rejects gives a *FormatError, after the events Go's parser
+// gives before its error. Errors are sticky.
+//
+// The Event belongs to the Reader and is valid until the next call to
+// Read or Reset; Clone keeps one.
+func (r *Reader) Read() (*Event, error) {
+	if r.err != nil {
+		return nil, r.err
+	}
+	if r.v == 0 {
+		r.err = ErrNotOpen
+		return nil, r.err
+	}
+	if err := r.s.next(&r.raw, &r.ev); err != nil {
+		r.err = err
+		return nil, err
+	}
+	return &r.ev, nil
+}
+
+// All returns an iterator over the remaining events: each event with a nil
+// error, then, when reading stops early, the error. Each event is valid
+// only until the next iteration.
+func (r *Reader) All() iter.Seq2[*Event, error] {
+	return func(yield func(*Event, error) bool) {
+		for {
+			ev, err := r.Read()
+			if err == io.EOF {
+				return
+			}
+			if !yield(ev, err) || err != nil {
+				return
+			}
+		}
+	}
+}
+
+// batchSource gives a generation's batches: the raw Reader for a Reader,
+// a slice of bytes for a Validator.
+type batchSource interface {
+	ReadBatch() (*gotraceraw.Batch, error)
+}
+
+// next puts the next event into e, as Go's parser would return it: its
+// string and stack IDs checked and its time made later than the last.
+func (s *stream) next(src batchSource, e *Event) error {
+	if err := s.order(src, e); err != nil {
+		return err
+	}
+	if e.Kind != KindSync {
+		if err := s.checkIDs(e); err != nil {
+			return err
+		}
+	}
+	if e.Time <= s.lastTs {
+		e.Time = s.lastTs + 1
+	}
+	s.lastTs = e.Time
+	return nil
+}
+
+// checkIDs checks that the event's string and stack IDs are in its
+// generation's tables.
+func (s *stream) checkIDs(e *Event) error {
+	ti := &info[e.Type]
+	if e.Type == gotraceraw.EvCPUSample {
+		// Go's parser misses this one, and then fails printing the
+		// sample: a sample's stack must exist too.
+		if _, ok := e.tab.stacks.get(e.args[0]); !ok {
+			return s.eventErr(e, ErrTable, "found invalid stack ID %d for event CPUSample", e.args[0])
+		}
+		return nil
+	}
+	for _, i := range ti.stacks {
+		if _, ok := e.tab.stacks.get(e.args[i]); !ok {
+			return s.eventErr(e, ErrTable, "found invalid stack ID %d for event %s", e.args[i], e.Type)
+		}
+	}
+	for _, i := range ti.strs {
+		if _, ok := e.tab.strs.get(e.args[i]); !ok {
+			return s.eventErr(e, ErrTable, "found invalid string ID %d for event %s", e.args[i], e.Type)
+		}
+	}
+	return nil
+}
+
+func (s *stream) eventErr(e *Event, sentinel error, format string, args ...any) error {
+	return &FormatError{Offset: e.off, Gen: s.gen.gen, M: e.Thread, Err: wrapf(sentinel, format, args...)}
+}
+
+// sync makes a Sync event.
+func (s *stream) sync(e *Event, tab *tables, t Time) {
+	s.syncs++
+	*e = Event{Kind: KindSync, Time: t, Goroutine: NoGoroutine, Proc: NoProc, Thread: NoThread, tab: tab, off: -1}
+	e.args[0] = uint64(s.syncs)
+}
+
+// order puts the next event in Go's order into e.
+func (s *stream) order(src batchSource, e *Event) error {
+	if s.done {
+		return io.EOF
+	}
+	if s.o.q.pop(e) {
+		return nil
+	}
+	if len(s.frontier) == 0 && len(s.samples) == 0 {
+		if s.v < gotraceraw.Go126 {
+			return s.nextGenWithSpill(src, e)
+		}
+		if s.readGenErr != nil {
+			return s.readGenErr
+		}
+		ok, err := s.readGeneration(src)
+		if err != nil {
+			// The error comes after a Sync, on the next call.
+			s.readGenErr = err
+			s.hasGen = false
+			s.sync(e, nil, s.lastTs)
+			return nil
+		}
+		return s.install(ok, e)
+	}
+	if len(s.samples) > 0 && (len(s.frontier) == 0 || s.samples[0].time < s.frontier[0].ev.time) {
+		c := &s.samples[0]
+		g := GoID(c.g)
+		if c.g == 0 {
+			g = NoGoroutine
+		}
+		*e = Event{Kind: KindStackSample, Type: gotraceraw.EvCPUSample, Time: c.time, Goroutine: g, Proc: ProcID(c.p),
+			Thread: ThreadID(c.m), tab: s.gen.tab, off: -1}
+		e.args[0] = c.stack
+		s.samples = s.samples[1:]
+		return nil
+	}
+	ok, err := s.tryAdvance(0)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		// Try the other threads in time order. A sorted heap is still a
+		// heap; the sort is Go's, so threads of equal times are tried
+		// in the same order.
+		slices.SortFunc(s.frontier, func(a, b *cursor) int { return cmp.Compare(a.ev.time, b.ev.time) })
+		for i := 1; i < len(s.frontier) && !ok; i++ {
+			if ok, err = s.tryAdvance(i); err != nil {
+				return err
+			}
+		}
+		if !ok {
+			return s.stuck()
+		}
+	}
+	if !s.o.q.pop(e) {
+		return errors.New("parsed: internal error: an event advanced but none is queued")
+	}
+	return nil
+}
+
+// tryAdvance advances thread i of the frontier if its event can come next.
+func (s *stream) tryAdvance(i int) (bool, error) {
+	c := s.frontier[i]
+	ok, err := s.o.advance(&c.ev, s.gen.tab, c.m, s.gen.gen)
+	if err != nil {
+		return false, &FormatError{Offset: c.ev.off, Gen: s.gen.gen, M: c.m, Err: err}
+	}
+	if !ok {
+		return false, nil
+	}
+	more, err := c.next(&s.gen)
+	if err != nil {
+		return false, err
+	}
+	if more {
+		heapFix(s.frontier, i)
+	} else {
+		s.frontier = heapRemove(s.frontier, i)
+	}
+	return true, nil
+}
+
+// stuck is the error of a frontier where no thread can advance, with the
+// state Go's parser shows.
+func (s *stream) stuck() error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "broken trace: failed to advance: frontier:\n[gen=%d]\n\n", s.gen.gen)
+	for _, c := range s.frontier {
+		spec, _ := gotraceraw.Go126.Spec(c.ev.typ)
+		fmt.Fprintf(&b, "M %d [%s time=%d", c.m, spec.Name, c.ev.time)
+		for i, a := range spec.Args[1:] {
+			fmt.Fprintf(&b, " %s=%d", a, c.ev.args[i])
+		}
+		b.WriteString("]\n")
+	}
+	b.WriteString("\n")
+	b.WriteString(s.o.dump())
+	off := int64(-1)
+	m := NoThread
+	if len(s.frontier) > 0 {
+		off, m = s.frontier[0].ev.off, s.frontier[0].m
+	}
+	return &FormatError{Offset: off, Gen: s.gen.gen, M: m, Err: &reason{sentinel: ErrOrder, err: errors.New(b.String())}}
+}
+
+// dump prints the state as Go's parser does when it is stuck, in ID order
+// (Go's order is its maps').
+func (o *ordering) dump() string {
+	var b strings.Builder
+	gids := make([]GoID, 0, len(o.gs))
+	for id := range o.gs {
+		gids = append(gids, id)
+	}
+	sort.Slice(gids, func(i, j int) bool { return gids[i] < gids[j] })
+	for _, id := range gids {
+		s := o.gs[id]
+		fmt.Fprintf(&b, "G %d [status=%s seq=%d (gen=%d)]\n", id, goStatusName(s.status), s.seq, s.seqGen)
+	}
+	b.WriteString("\n")
+	pids := make([]ProcID, 0, len(o.ps))
+	for id := range o.ps {
+		pids = append(pids, id)
+	}
+	sort.Slice(pids, func(i, j int) bool { return pids[i] < pids[j] })
+	for _, id := range pids {
+		s := o.ps[id]
+		fmt.Fprintf(&b, "P %d [status=%s seq=%d (gen=%d)]\n", id, procStatusName(s.status), s.seq, s.seqGen)
+	}
+	b.WriteString("\n")
+	mids := make([]ThreadID, 0, len(o.ms))
+	for id := range o.ms {
+		mids = append(mids, id)
+	}
+	sort.Slice(mids, func(i, j int) bool { return mids[i] < mids[j] })
+	for _, id := range mids {
+		s := o.ms[id]
+		fmt.Fprintf(&b, "M %d [g=%d p=%d]\n", id, s.g, s.p)
+	}
+	b.WriteString("\n")
+	fmt.Fprintf(&b, "GC %d %s\n", o.gcSeq, gcStateNames[o.gcState])
+	return b.String()
+}
+
+// nextGenWithSpill reads the next generation of a trace before Go 1.26,
+// whose generations end where the next begins.
+func (s *stream) nextGenWithSpill(src batchSource, e *Event) error {
+	if s.spillErr != nil {
+		if s.spillErrSync {
+			return s.spillErr
+		}
+		s.spillErrSync = true
+		s.sync(e, nil, s.lastTs)
+		return nil
+	}
+	if s.hasGen && !s.spill.ok {
+		// Nothing of a next generation: the trace is over.
+		s.done = true
+		s.sync(e, nil, s.lastTs)
+		return nil
+	}
+	ok, err := s.readGenerationWithSpill(src)
+	if !ok {
+		s.hasGen = false
+		s.spillErr, s.spillErrSync = err, true
+		s.sync(e, nil, s.lastTs)
+		return nil
+	}
+	s.spillErr = err
+	return s.install(true, e)
+}
+
+// install starts ordering the generation just read (none: the trace is
+// over) and makes its Sync event.
+func (s *stream) install(ok bool, e *Event) error {
+	if !ok {
+		s.hasGen = false
+		s.done = true
+		s.sync(e, nil, s.lastTs)
+		return nil
+	}
+	s.hasGen = true
+	g := &s.gen
+	s.samples = g.samples
+	if cap(s.cursors) < len(g.threads) {
+		s.cursors = make([]cursor, len(g.threads))
+	}
+	s.cursors = s.cursors[:len(g.threads)]
+	s.frontier = s.frontier[:0]
+	for i := range g.threads {
+		th := &g.threads[i]
+		c := &s.cursors[i]
+		*c = cursor{m: ThreadID(th.m), batches: th.batches}
+		more, err := c.next(g)
+		if err != nil {
+			return err
+		}
+		if more {
+			s.frontier = heapInsert(s.frontier, c)
+		}
+	}
+	s.sync(e, g.tab, g.tab.ns(g.minTs))
+	return nil
+}
+
+// fromRaw turns an error of the raw level into a FormatError of this
+// package, keeping what it wraps.
+func fromRaw(err error, gen uint64) error {
+	var fe *gotraceraw.FormatError
+	if errors.As(err, &fe) {
+		return &FormatError{Offset: fe.Offset, Gen: gen, M: NoThread, Err: fe.Err}
+	}
+	if err == io.EOF {
+		err = io.ErrUnexpectedEOF
+	}
+	return &FormatError{Offset: -1, Gen: gen, M: NoThread, Err: err}
+}
+
+// isEnd reports whether b ends a generation: an EndOfGeneration, or what
+// Go's parser takes for one, a batch of no experiment starting with it.
+func isEnd(b *gotraceraw.Batch) bool {
+	if b.Type == gotraceraw.EvEndOfGeneration {
+		return true
+	}
+	noExp := b.Type == gotraceraw.EvEventBatch || b.Exp == 0
+	return noExp && len(b.Data) > 0 && gotraceraw.EventType(b.Data[0]) == gotraceraw.EvEndOfGeneration
+}
+
+// readGeneration reads a generation of a Go 1.26 trace, which ends with an
+// EndOfGeneration. It reports false at the end of the trace.
+func (s *stream) readGeneration(src batchSource) (bool, error) {
+	g := &s.gen
+	g.reset(0)
+	for {
+		b, err := src.ReadBatch()
+		if err == io.EOF {
+			if len(g.threads) != 0 {
+				return false, g.errf(-1, noM, ErrGeneration, "incomplete generation found; trace likely truncated: %w", io.ErrUnexpectedEOF)
+			}
+			return false, nil
+		}
+		if err != nil {
+			return false, fromRaw(err, g.gen)
+		}
+		gen := b.Gen
+		if g.gen == 0 {
+			g.gen, g.tab.gen = gen, gen
+		}
+		if isEnd(b) {
+			break
+		}
+		if gen == 0 {
+			return false, g.errf(b.Offset, b.M, ErrGeneration, "invalid generation number %d", gen)
+		}
+		if gen != g.gen {
+			return false, g.errf(b.Offset, b.M, ErrGeneration, "broken trace: missing end-of-generation event, or generations are interleaved")
+		}
+		if err := s.take(g, b); err != nil {
+			return false, err
+		}
+	}
+	return true, g.finish(s.v)
+}
+
+// take adds batch b to the generation being read.
+func (s *stream) take(g *generation, b *gotraceraw.Batch) error {
+	if g.minTs == 0 || b.Time < g.minTs {
+		g.minTs = b.Time
+	}
+	if s.strict {
+		if err := s.strictBatch(g, b); err != nil {
+			return err
+		}
+	}
+	if err := g.add(b, s.v); err != nil {
+		return err
+	}
+	if g.size > s.maxGen {
+		return g.errf(b.Offset, b.M, ErrTooLarge, "generation of over %d bytes", s.maxGen)
+	}
+	return nil
+}
+
+// strictBatch refuses what Strict refuses in a batch.
+func (s *stream) strictBatch(g *generation, b *gotraceraw.Batch) error {
+	if b.Type == gotraceraw.EvExperimentalBatch && b.Exp != 0 && gotraceraw.Experiment(b.Exp) != gotraceraw.AllocFree {
+		return g.errf(b.Offset, b.M, ErrGeneration, "batch of unknown experiment %d", b.Exp)
+	}
+	if b.Type == gotraceraw.EvExperimentalBatch && s.v < gotraceraw.Go123 {
+		return g.errf(b.Offset, b.M, ErrGeneration, "ExperimentalBatch in a %v trace", s.v)
+	}
+	return nil
+}
+
+// readGenerationWithSpill reads a generation of a trace before Go 1.26,
+// starting with the batch spilled from the last. It reports false when it
+// could not read one, with the error; true with an error when the error
+// came after the generation (reading what would be the next one).
+func (s *stream) readGenerationWithSpill(src batchSource) (bool, error) {
+	g := &s.gen
+	g.reset(0)
+	if s.spill.ok {
+		b := &s.spill.b
+		b.Data = s.spill.data
+		g.gen, g.tab.gen = b.Gen, b.Gen
+		g.minTs = b.Time
+		s.spill.ok = false
+		if err := s.take(g, b); err != nil {
+			return false, err
+		}
+		g.minTs = b.Time
+	}
+	var spillErr error
+	for {
+		b, err := src.ReadBatch()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			if g.gen != 0 {
+				// Perhaps the first batch of the next generation is
+				// broken: this one is whole, it comes first.
+				spillErr = fromRaw(err, g.gen+1)
+				break
+			}
+			return false, fromRaw(err, 0)
+		}
+		if b.Gen == 0 {
+			return false, g.errf(b.Offset, b.M, ErrGeneration, "invalid generation number %d", b.Gen)
+		}
+		if g.gen == 0 {
+			g.gen, g.tab.gen = b.Gen, b.Gen
+		}
+		if b.Gen == g.gen+1 {
+			s.spill.ok = true
+			s.spill.b = *b
+			s.spill.data = append(s.spill.data[:0], b.Data...)
+			break
+		}
+		if b.Gen != g.gen {
+			return false, g.errf(b.Offset, b.M, ErrGeneration, "generations out of order")
+		}
+		if err := s.take(g, b); err != nil {
+			return false, err
+		}
+	}
+	if err := g.finish(s.v); err != nil {
+		return false, err
+	}
+	return true, spillErr
+}
+
+// cursor reads one thread's events across its batches.
+type cursor struct {
+	m       ThreadID
+	batches []int32
+	idx     int // current batch
+	off     int // next byte, relative to the batch's start
+	lastTs  Time
+	ev      raw // the thread's next event
+}
+
+// next reads the thread's next event into c.ev; false when there is none.
+func (c *cursor) next(g *generation) (bool, error) {
+	var b *batchRec
+	for {
+		if c.idx == len(c.batches) {
+			return false, nil
+		}
+		b = &g.batches[c.batches[c.idx]]
+		if b.start+c.off < b.end {
+			break
+		}
+		// Empty or finished: the next batch starts from its own time.
+		c.idx++
+		c.off = 0
+		c.lastTs = 0
+	}
+	if c.lastTs == 0 {
+		c.lastTs = g.tab.ns(b.time)
+	}
+	data := g.arena[b.start+c.off : b.end]
+	c.ev.off = b.off + int64(c.off)
+	n, dt, err := c.decode(data)
+	if err != nil {
+		return false, &FormatError{Offset: c.ev.off, Gen: g.gen, M: c.m, Err: err}
+	}
+	c.ev.time = g.tab.ns(dt) + c.lastTs
+	c.lastTs = c.ev.time
+	c.off += n
+	return true, nil
+}
+
+// decode reads a timed event from the start of data, which holds at
+// least one byte, into c.ev; it returns its length and time delta.
+func (c *cursor) decode(data []byte) (int, uint64, error) {
+	t := gotraceraw.EventType(data[0])
+	ti := &info[t]
+	if !ti.known {
+		return 0, 0, wrapf(ErrEvent, "found invalid event type: %d", t)
+	}
+	if !ti.timed {
+		return 0, 0, wrapf(ErrEvent, "found event without a timestamp: type=%d", t)
+	}
+	c.ev.typ = t
+	dt, n := varint.Consume(data[1:])
+	if n <= 0 {
+		return 0, 0, wrapf(ErrEvent, "found invalid uvarint for timestamp")
+	}
+	p := 1 + n
+	for i := 0; i < int(ti.nargs); i++ {
+		v, n := varint.Consume(data[p:])
+		if n <= 0 {
+			return 0, 0, wrapf(ErrEvent, "found invalid uvarint")
+		}
+		c.ev.args[i] = v
+		p += n
+	}
+	return p, dt, nil
+}
+
+// The frontier is a min-heap of the threads by the time of their next
+// event. Which of two threads of equal times comes first decides the
+// order of the events, so the heap moves entries exactly as Go's does.
+
+func heapInsert(h []*cursor, c *cursor) []*cursor {
+	h = append(h, c)
+	siftUp(h, len(h)-1)
+	return h
+}
+
+func heapFix(h []*cursor, i int) {
+	if siftUp(h, i) == i {
+		siftDown(h, i)
+	}
+}
+
+func heapRemove(h []*cursor, i int) []*cursor {
+	// Bubble i to the root whatever its time, then drop the root.
+	for i > 0 {
+		p := (i - 1) / 2
+		h[p], h[i] = h[i], h[p]
+		i = p
+	}
+	last := len(h) - 1
+	h[0], h[last] = h[last], h[0]
+	h = h[:last]
+	siftDown(h, 0)
+	return h
+}
+
+func siftUp(h []*cursor, i int) int {
+	for i > 0 {
+		p := (i - 1) / 2
+		if h[p].ev.time <= h[i].ev.time {
+			break
+		}
+		h[p], h[i] = h[i], h[p]
+		i = p
+	}
+	return i
+}
+
+func siftDown(h []*cursor, i int) {
+	for {
+		m := i
+		if m >= len(h) {
+			return
+		}
+		t := h[m].ev.time
+		if l := 2*i + 1; l < len(h) && h[l].ev.time < t {
+			m, t = l, h[l].ev.time
+		}
+		if r := 2*i + 2; r < len(h) && h[r].ev.time < t {
+			m = r
+		}
+		if m == i {
+			return
+		}
+		h[i], h[m] = h[m], h[i]
+		i = m
+	}
+}

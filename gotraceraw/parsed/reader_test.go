@@ -1,0 +1,327 @@
+package parsed
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"runtime/trace"
+	"strconv"
+	"sync"
+	"testing"
+
+	"github.com/tracefmt/tracefmt/gotraceraw"
+	"github.com/tracefmt/tracefmt/internal/testutil"
+)
+
+// TestFixtures compares our text with `go tool trace -d=parsed` on the
+// traces of the repository (every version, Go 1.22 to 1.26) and checks
+// what every valid trace satisfies.
+func TestFixtures(t *testing.T) {
+	for _, f := range fixtureTraces(t, false) {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkInvariants(t, data)
+			compareWithGo(t, f)
+		})
+	}
+}
+
+// TestSharedFixtures does the same on the shared fixtures.
+func TestSharedFixtures(t *testing.T) {
+	for _, f := range fixtureTraces(t, true) {
+		t.Run(filepath.Base(f), func(t *testing.T) { compareWithGo(t, f) })
+	}
+}
+
+// TestGoCorpus reads Go's own test traces,
+// $GOROOT/src/internal/trace/testdata/tests/*.test: each is a text trace
+// and the outcome Go's parser must reach, success or an error matching a
+// pattern. We reach the same, and print what Go's tool prints.
+func TestGoCorpus(t *testing.T) {
+	root, _ := goRootAndVersion(t)
+	files, err := filepath.Glob(filepath.Join(root, "src", "internal", "trace", "testdata", "tests", "*.test"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no Go trace tests in %s: %v", root, err)
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			archive, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			expect, ok1 := txtarSection(archive, "expect")
+			text, ok2 := txtarSection(archive, "trace")
+			if !ok1 || !ok2 {
+				t.Fatal("no expect or trace section")
+			}
+			wire := textToWire(t, text)
+			_, err = parseText(wire)
+			exp := string(bytes.TrimSpace(expect))
+			switch {
+			case exp == "SUCCESS":
+				if err != nil {
+					t.Fatalf("want success, got %v", err)
+				}
+			case len(exp) > 8 && exp[:8] == "FAILURE ":
+				pattern, uerr := strconv.Unquote(exp[8:])
+				if uerr != nil {
+					t.Fatalf("expectation %q: %v", exp, uerr)
+				}
+				if err == nil {
+					t.Fatalf("want failure matching %q, got success", pattern)
+				}
+				if !regexp.MustCompile(pattern).MatchString(reasonOf(err)) {
+					t.Fatalf("error %q does not match %q", reasonOf(err), pattern)
+				}
+			default:
+				t.Fatalf("unknown expectation %q", exp)
+			}
+			file := filepath.Join(t.TempDir(), "t.trace")
+			if err := os.WriteFile(file, wire, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			compareWithGo(t, file)
+		})
+	}
+}
+
+// txtarSection returns the body of section name of a txtar archive.
+func txtarSection(archive []byte, name string) ([]byte, bool) {
+	marker := []byte("-- " + name + " --\n")
+	i := bytes.Index(archive, marker)
+	if i < 0 || (i > 0 && archive[i-1] != '\n') {
+		return nil, false
+	}
+	body := archive[i+len(marker):]
+	if j := bytes.Index(body, []byte("\n-- ")); j >= 0 {
+		body = body[:j+1]
+	}
+	return body, true
+}
+
+// textToWire converts a text trace to the binary form.
+func textToWire(t testing.TB, text []byte) []byte {
+	t.Helper()
+	r, err := gotraceraw.NewTextReader(bytes.NewReader(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	w, err := gotraceraw.NewWriter(&out, r.Header())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for ev, err := range r.All() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Write(ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return out.Bytes()
+}
+
+// TestRecordHere records a trace in this test process, with the toolchain
+// the tests run under, and reads it: a test a fresh clone can run.
+func TestRecordHere(t *testing.T) {
+	var buf bytes.Buffer
+	if err := trace.Start(&buf); err != nil {
+		t.Skipf("tracing is on already: %v", err)
+	}
+	workload()
+	trace.Stop()
+	n := checkInvariants(t, buf.Bytes())
+	t.Logf("%s: %d bytes, %d events", runtime.Version(), buf.Len(), n)
+	file := filepath.Join(t.TempDir(), "here.trace")
+	if err := os.WriteFile(file, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	v, gens := generations(t, buf.Bytes())
+	checkValidator(t, v, gens, nil)
+	compareWithGo(t, file)
+}
+
+// workload makes goroutines block, unblock, sleep, collect garbage, and
+// use tasks, regions and logs.
+func workload() {
+	ctx, task := trace.NewTask(context.Background(), "test")
+	var wg sync.WaitGroup
+	ch := make(chan int)
+	for i := 0; i < 4; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			trace.WithRegion(ctx, "work", func() {
+				for v := range ch {
+					trace.Logf(ctx, "got", "%d", v)
+				}
+			})
+		}()
+	}
+	for i := 0; i < 100; i++ {
+		ch <- i
+	}
+	close(ch)
+	wg.Wait()
+	runtime.GC()
+	task.End()
+}
+
+// TestRecorded records traces with each toolchain from Go 1.22 to the
+// local one (fetched through the module proxy) and compares our text with
+// `go tool trace -d=parsed`.
+func TestRecorded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("records traces with several toolchains")
+	}
+	prog := filepath.Join("..", "testdata", "recordprog")
+	for _, tc := range testutil.GoToolchains {
+		for _, mode := range []struct{ name, arg, godebug string }{
+			{"all", "all", ""},
+			{"allocfree-gens", "light", "GODEBUG=traceallocfree=1,traceadvanceperiod=2000000"},
+		} {
+			t.Run(tc+"/"+mode.name, func(t *testing.T) {
+				if tc == "go1.22.12" && mode.godebug != "" {
+					t.Skip("Go 1.22 has no allocfree experiment")
+				}
+				file := testutil.RecordGoTrace(t, tc, prog, []string{mode.godebug}, mode.arg, "OUT")
+				data, err := os.ReadFile(file)
+				if err != nil {
+					t.Fatal(err)
+				}
+				n := checkInvariants(t, data)
+				v, gens := generations(t, data)
+				checkValidator(t, v, gens, nil)
+				t.Logf("%v: %d bytes, %d events, %d generations", v, len(data), n, len(gens))
+				compareWithGo(t, file)
+			})
+		}
+	}
+}
+
+// TestErrorsStick checks that an error comes back from every later Read,
+// and that the zero Reader refuses to read.
+func TestErrorsStick(t *testing.T) {
+	var zero Reader
+	if _, err := zero.Read(); !errors.Is(err, ErrNotOpen) {
+		t.Fatalf("zero Reader: %v, want ErrNotOpen", err)
+	}
+	if err := zero.Reset(nil); !errors.Is(err, ErrNotOpen) {
+		t.Fatalf("Reset(nil): %v", err)
+	}
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "basic.trace"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := data[:len(data)/2]
+	r, err := NewReader(bytes.NewReader(cut))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var first error
+	for {
+		if _, err := r.Read(); err != nil {
+			first = err
+			break
+		}
+	}
+	if !errors.Is(first, io.ErrUnexpectedEOF) {
+		t.Fatalf("cut trace: %v, want io.ErrUnexpectedEOF", first)
+	}
+	if _, err := r.Read(); err != first {
+		t.Fatalf("second Read: %v, want %v", err, first)
+	}
+	// Reset reads a new trace with the same Reader.
+	if err := r.Reset(bytes.NewReader(data)); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, err := range r.All() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		n++
+	}
+	if _, err := NewReader(bytes.NewReader([]byte("not a trace at all"))); !errors.Is(err, gotraceraw.ErrHeader) {
+		t.Fatalf("not a trace: %v", err)
+	}
+}
+
+// TestTruncations cuts small traces of each version at every byte: each
+// cut ends cleanly, as Go's parser would end, or with an error, never a
+// panic.
+func TestTruncations(t *testing.T) {
+	for _, name := range []string{"go122-basic", "go123-coro", "go125-light", "basic"} {
+		t.Run(name, func(t *testing.T) {
+			data, err := os.ReadFile(filepath.Join("..", "testdata", name+".trace"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			step := 1
+			if testing.Short() {
+				step = 7
+			}
+			for n := 0; n < len(data); n += step {
+				out, err := parseText(data[:n])
+				if err == nil {
+					continue
+				}
+				var fe *FormatError
+				if !errors.As(err, &fe) {
+					t.Fatalf("cut at %d: %T %v", n, err, err)
+				}
+				if fe.Offset > int64(n) {
+					t.Fatalf("cut at %d: error at offset %d", n, fe.Offset)
+				}
+				_ = out
+			}
+		})
+	}
+}
+
+// TestAllocs checks that reading makes no allocation per event in the
+// steady state: a Reader reset on a trace reads it all with a few
+// allocations per generation.
+func TestAllocs(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "gcgens.trace"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r Reader
+	read := func() int {
+		if err := r.Reset(bytes.NewReader(data)); err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for {
+			_, err := r.Read()
+			if err == io.EOF {
+				return n
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			n++
+		}
+	}
+	events := read()
+	allocs := testing.AllocsPerRun(10, func() { read() })
+	_, gens := generations(t, data)
+	// Per generation: its tables (strings, stacks, frames), a few each.
+	if perGen := allocs / float64(len(gens)); perGen > 16 {
+		t.Errorf("%.0f allocations for %d events in %d generations", allocs, events, len(gens))
+	}
+	t.Logf("%.0f allocations for %d events, %d generations", allocs, events, len(gens))
+}
