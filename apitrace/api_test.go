@@ -260,10 +260,10 @@ func TestCallWriter(t *testing.T) {
 // the written stream: signatures that differ under the same id (from two
 // traces, or built by hand) are given ids of their own.
 func TestWriterSignatures(t *testing.T) {
-	f1 := &FunctionSig{ID: 7, Name: "glFlush"}
-	f1again := &FunctionSig{ID: 7, Name: "glFlush"}
+	f1 := &FunctionSig{ID: 7, Name: "glFlush", ArgNames: []string{"e"}}
+	f1again := &FunctionSig{ID: 7, Name: "glFlush", ArgNames: []string{"e"}}
 	f2 := &FunctionSig{ID: 7, Name: "glFinish", ArgNames: []string{"x"}}
-	f3 := &FunctionSig{ID: 8, Name: "glBar"}
+	f3 := &FunctionSig{ID: 8, Name: "glBar", ArgNames: []string{"e"}}
 	e1 := &EnumSig{ID: 1, Values: []EnumValue{{"A", 1}}}
 	e2 := &EnumSig{ID: 1, Values: []EnumValue{{"B", 1}}}
 	fr1 := &Frame{ID: 3, Has: HasFunction, Function: "main"}
@@ -303,10 +303,10 @@ func TestWriterSignatures(t *testing.T) {
 			c.Args[0].Enum.ID, c.Args[0].Enum.Values[0].Name, c.Backtrace[0].ID, c.Backtrace[0].Function))
 	}
 	want := []string{
-		"7 glFlush[] 1 A 3 main",
-		"7 glFlush[] 2 B 4 other",
+		"7 glFlush[e] 1 A 3 main",
+		"7 glFlush[e] 2 B 4 other",
 		"8 glFinish[x] 2 B 3 main",
-		"9 glBar[] 1 A 4 other",
+		"9 glBar[e] 1 A 4 other",
 		"8 glFinish[x] 1 A 3 main",
 	}
 	testutil.Diff(t, "calls", want, got)

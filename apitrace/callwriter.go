@@ -47,7 +47,10 @@ func (c *CallWriter) Reset(w io.Writer, h Header) error { return c.w.Reset(w, h)
 // the calls.
 func (c *CallWriter) Writer() *Writer { return &c.w }
 
-// Write writes one call.
+// Write writes one call. A call it refuses (with an error wrapping
+// ErrInvalid, for any rule the Writer applies to the call's enter or leave
+// event) is not written at all, neither event, and leaves the CallWriter
+// as it was: Close still writes every call accepted before it.
 func (c *CallWriter) Write(call *Call) error {
 	if err := c.w.usable(); err != nil {
 		return err
@@ -55,6 +58,32 @@ func (c *CallWriter) Write(call *Call) error {
 	if call == nil {
 		return wrapf(ErrInvalid, "nil call")
 	}
+	c.w.begin()
+	if err := c.add(call); err != nil {
+		c.w.rollback()
+		c.w.err, c.w.refused = err, true
+		return err
+	}
+	return c.w.spill()
+}
+
+// Check returns the error Write(call) would return now, without writing
+// the call or changing the CallWriter (see Writer.Check).
+func (c *CallWriter) Check(call *Call) error {
+	if err := c.w.usable(); err != nil {
+		return err
+	}
+	if call == nil {
+		return wrapf(ErrInvalid, "nil call")
+	}
+	c.w.begin()
+	err := c.add(call)
+	c.w.rollback()
+	return err
+}
+
+// add appends the call's events, as one change of the Writer.
+func (c *CallWriter) add(call *Call) error {
 	// The caller's number for the call does not matter: the enter is
 	// named by the number it gets, which no pending enter of an earlier
 	// call can have.
@@ -70,10 +99,10 @@ func (c *CallWriter) Write(call *Call) error {
 	if call.Incomplete {
 		c.ev.Ret = call.Ret
 	}
-	err := c.w.Write(&c.ev)
+	err := c.w.add(&c.ev)
 	if err == nil && !call.Incomplete {
 		c.ev = Event{Kind: Leave, Call: no, Ret: call.Ret}
-		err = c.w.Write(&c.ev)
+		err = c.w.add(&c.ev)
 	}
 	c.ev = Event{}
 	clear(c.args) // keep no reference to the caller's values

@@ -35,8 +35,17 @@ const DefaultChunkSize = 1 << 20
 //     The same signature again (the same pointer, or equal contents) is
 //     written as a reference to that definition. A different signature
 //     under an id already written (from another trace, or built by hand) is
-//     given the next free id of its kind in this stream. A signature must
-//     not change once written.
+//     given the next free id of its kind in this stream, and so is one
+//     whose id is above MaxWriteID. A signature must not change once
+//     written.
+//
+// Write refuses, with an error wrapping ErrInvalid that names the rule, an
+// event apitrace dump would crash on, misprint or read back otherwise, and
+// one our Reader would refuse with its default limits; the package
+// documentation lists the rules. A refused event leaves the Writer as it
+// was before the call: nothing of it is buffered, and Close still writes
+// every event accepted before it (the refusal is sticky: Write, Flush and
+// Close then return it). Check applies the same rules without writing.
 //
 // Writing the events a Reader returned, in order, reproduces the reader's
 // decompressed stream byte for byte for every trace apitrace writes.
@@ -61,12 +70,20 @@ type Writer struct {
 	closed bool
 	calls  uint64
 
+	// refused is set when err is a refusal, which left the Writer
+	// whole: Flush and Close still write what was accepted.
+	refused bool
+
 	// The call just entered and not yet left (the usual case: a leave
-	// follows its enter), then the other pending calls: the caller's call
-	// number to the one written.
+	// follows its enter), then the other pending calls, by the caller's
+	// call number.
 	last    pendingCall
 	hasLast bool
-	pending map[uint64]uint64
+	pending map[uint64]pendingCall
+
+	tx    txn // what the event being written changed, to undo on refusal
+	nodes int // values in the event being written
+	long  int // the length of a string in it over the Reader's limit
 
 	// The signatures written so far, by id.
 	funcs    sigIDs[FunctionSig]
@@ -76,7 +93,32 @@ type Writer struct {
 	frames   sigIDs[Frame]
 }
 
-type pendingCall struct{ from, to uint64 }
+// pendingCall is a call entered and not yet left: the caller's number,
+// the number written, and what its leave's details are checked against
+// (the argument count of the signature apitrace will use, and whether
+// apitrace takes its return value as glGetError's).
+type pendingCall struct {
+	from, to uint64
+	argc     int
+	getError bool
+}
+
+// MaxWriteID is the largest signature or frame id the Writer writes: a
+// signature or frame whose own id is larger is given a free id of its kind.
+// apitrace keeps a table entry for every id up to the largest it has seen,
+// so an id near 2^64 crashes it and one of 2^40 exhausts memory.
+const MaxWriteID = 1<<22 - 1
+
+// txn records what the event being written changed in the Writer, so
+// that a refusal can undo it.
+type txn struct {
+	mark    int // length of buf before the event
+	calls   uint64
+	last    pendingCall
+	hasLast bool
+	added   []uint64      // keys put in pending
+	removed []pendingCall // entries taken out of pending
+}
 
 // NewWriter returns a Writer that writes h's container magic and stream
 // header to w. h.Container must be Snappy or Gzip; the versions must be
@@ -94,7 +136,7 @@ func NewWriter(w io.Writer, h Header) (*Writer, error) {
 // h, as NewWriter does, keeping ChunkSize and reusing buffers. What was not
 // flushed to the previous writer is lost.
 func (w *Writer) Reset(out io.Writer, h Header) error {
-	w.open, w.closed, w.err = false, false, nil
+	w.open, w.closed, w.err, w.refused = false, false, nil, false
 	w.buf = w.buf[:0]
 	w.calls = 0
 	w.hasLast = false
@@ -145,17 +187,34 @@ func checkHeader(h Header) error {
 	if h.Version > Version {
 		return wrapf(ErrInvalid, "version %d", h.Version)
 	}
-	if h.Version >= 6 {
-		if h.SemanticVersion > h.Version {
-			return wrapf(ErrInvalid, "semantic version %d above version %d", h.SemanticVersion, h.Version)
+	if h.Version < 6 {
+		if len(h.Properties) > 0 || h.SemanticVersion != h.Version && h.SemanticVersion != 0 {
+			return wrapf(ErrInvalid, "version %d has no semantic version or properties", h.Version)
 		}
-		for _, p := range h.Properties {
-			if p.Name == "" {
-				return wrapf(ErrInvalid, "property with an empty name")
+		return nil
+	}
+	if h.SemanticVersion > h.Version {
+		return wrapf(ErrInvalid, "semantic version %d above version %d", h.SemanticVersion, h.Version)
+	}
+	if len(h.Properties) > DefaultMaxEntries {
+		return wrapf(ErrInvalid, "%d properties, above the Reader's limit of %d", len(h.Properties), DefaultMaxEntries)
+	}
+	for i, p := range h.Properties {
+		// apitrace reads names as C strings: the list ends at a name
+		// starting with NUL, and names equal up to a NUL are one entry
+		// of its map.
+		name := cstr(p.Name)
+		switch {
+		case name == "":
+			return wrapf(ErrInvalid, "property %d has an empty name, or one starting with NUL, which ends apitrace's list", i)
+		case len(p.Name) > DefaultMaxDataLen || len(p.Value) > DefaultMaxDataLen:
+			return wrapf(ErrInvalid, "property %q longer than %d bytes", name, DefaultMaxDataLen)
+		}
+		for _, q := range h.Properties[:i] {
+			if cstr(q.Name) == name {
+				return wrapf(ErrInvalid, "property %q twice (apitrace keeps one value per name)", name)
 			}
 		}
-	} else if len(h.Properties) > 0 || h.SemanticVersion != h.Version && h.SemanticVersion != 0 {
-		return wrapf(ErrInvalid, "version %d has no semantic version or properties", h.Version)
 	}
 	return nil
 }
@@ -165,9 +224,19 @@ func appendString[S string | []byte](dst []byte, s S) []byte {
 	return append(dst, s...)
 }
 
+// putString appends s to the event being written, noting a string our
+// Reader would refuse.
+func putString[S string | []byte](w *Writer, s S) {
+	if len(s) > DefaultMaxDataLen && w.long == 0 {
+		w.long = len(s)
+	}
+	w.buf = appendString(w.buf, s)
+}
+
 // Write appends one event. An enter event gets the next call number; a
 // leave event gets the number of the enter whose Call it names, or is
-// dropped when there is none (see Writer).
+// dropped when there is none (see Writer). An event Write refuses leaves
+// the Writer as it was (see Writer).
 func (w *Writer) Write(ev *Event) error {
 	if err := w.usable(); err != nil {
 		return err
@@ -175,27 +244,31 @@ func (w *Writer) Write(ev *Event) error {
 	if ev == nil {
 		return wrapf(ErrInvalid, "nil event")
 	}
-	if ev.Kind == Enter && w.isPending(ev.Call) {
-		// Its leave could not tell the two calls apart.
-		w.err = wrapf(ErrInvalid, "call %d entered again before its leave", ev.Call)
-		return w.err
-	}
-	mark := len(w.buf)
-	no, keep := w.number(ev)
-	if !keep {
-		return nil
-	}
-	if err := w.event(ev, no); err != nil {
-		// Leave no half event behind. The error is sticky, since the
-		// event may have marked signatures as defined.
-		w.buf = w.buf[:mark]
-		w.err = err
+	w.begin()
+	if err := w.add(ev); err != nil {
+		w.rollback()
+		w.err, w.refused = err, true
 		return err
 	}
-	if ev.Kind == Enter {
-		w.enter(ev.Call)
-	}
 	return w.spill()
+}
+
+// Check returns the error Write(ev) would return now, without writing ev
+// or changing the Writer: nil if Write would accept it, an error wrapping
+// ErrInvalid that names the rule it breaks otherwise. A caller that wants
+// to skip the events a Writer refuses, rather than stop at the first,
+// checks each before writing it.
+func (w *Writer) Check(ev *Event) error {
+	if err := w.usable(); err != nil {
+		return err
+	}
+	if ev == nil {
+		return wrapf(ErrInvalid, "nil event")
+	}
+	w.begin()
+	err := w.add(ev)
+	w.rollback()
+	return err
 }
 
 // usable returns the error that stops writing, if any.
@@ -211,21 +284,89 @@ func (w *Writer) usable() error {
 	return nil
 }
 
-// number returns the call number to write for ev, and false for a leave
-// whose enter was not written.
-func (w *Writer) number(ev *Event) (uint64, bool) {
-	if ev.Kind != Leave {
-		return w.calls, true
+// fail records an error of the output, after which nothing more can be
+// written.
+func (w *Writer) fail(err error) error {
+	w.err, w.refused = err, false
+	return err
+}
+
+// begin starts an event (or a CallWriter's call): what it changes is
+// recorded until the next begin, for rollback.
+func (w *Writer) begin() {
+	t := &w.tx
+	t.mark = len(w.buf)
+	t.calls, t.last, t.hasLast = w.calls, w.last, w.hasLast
+	t.added, t.removed = t.added[:0], t.removed[:0]
+	w.funcs.begin()
+	w.enums.begin()
+	w.bitmasks.begin()
+	w.structs.begin()
+	w.frames.begin()
+}
+
+// rollback undoes what was written and changed since begin.
+func (w *Writer) rollback() {
+	t := &w.tx
+	w.buf = w.buf[:t.mark]
+	w.calls, w.last, w.hasLast = t.calls, t.last, t.hasLast
+	// Entries taken out go back first: one put in by this event and
+	// taken out again is then removed with the others it put in.
+	for _, p := range t.removed {
+		w.pending[p.from] = p
 	}
-	if w.hasLast && w.last.from == ev.Call {
-		w.hasLast = false
-		return w.last.to, true
+	for _, k := range t.added {
+		delete(w.pending, k)
 	}
-	no, ok := w.pending[ev.Call]
-	if ok {
-		delete(w.pending, ev.Call)
+	w.funcs.rollback()
+	w.enums.rollback()
+	w.bitmasks.rollback()
+	w.structs.rollback()
+	w.frames.rollback()
+}
+
+// add appends ev to the buffer and updates the Writer's state, or returns
+// the rule ev breaks, leaving what it changed for rollback to undo.
+func (w *Writer) add(ev *Event) error {
+	w.nodes, w.long = 0, 0
+	var err error
+	switch ev.Kind {
+	case Enter:
+		if w.isPending(ev.Call) {
+			// Its leave could not tell the two calls apart.
+			return wrapf(ErrInvalid, "call %d entered again before its leave", ev.Call)
+		}
+		var p pendingCall
+		if p, err = w.enterEvent(ev); err == nil {
+			p.from = ev.Call
+			w.enter(p)
+		}
+	case Leave:
+		p, ok := w.pendingFor(ev.Call)
+		if !ok {
+			return nil // dropped, as apitrace would drop it
+		}
+		w.buf = append(w.buf, 1)
+		w.buf = varint.Append(w.buf, p.to)
+		if err = w.details(ev, &p); err == nil {
+			w.left(p)
+		}
+	default:
+		return wrapf(ErrInvalid, "event kind %d", ev.Kind)
 	}
-	return no, ok
+	if err == nil && w.long > 0 {
+		err = wrapf(ErrInvalid, "a string of %d bytes, above the Reader's limit of %d", w.long, DefaultMaxDataLen)
+	}
+	return err
+}
+
+// pendingFor returns the pending call the caller numbers from.
+func (w *Writer) pendingFor(from uint64) (pendingCall, bool) {
+	if w.hasLast && w.last.from == from {
+		return w.last, true
+	}
+	p, ok := w.pending[from]
+	return p, ok
 }
 
 // isPending reports whether the caller's call number from was entered and
@@ -241,24 +382,34 @@ func (w *Writer) isPending(from uint64) bool {
 	return ok
 }
 
-// enter records that the caller's call from is written as the next number.
-func (w *Writer) enter(from uint64) {
+// enter records the call p, written as the next number.
+func (w *Writer) enter(p pendingCall) {
 	if w.hasLast {
 		if w.pending == nil {
-			w.pending = make(map[uint64]uint64)
+			w.pending = make(map[uint64]pendingCall)
 		}
-		w.pending[w.last.from] = w.last.to
+		w.pending[w.last.from] = w.last
+		w.tx.added = append(w.tx.added, w.last.from)
 	}
-	w.last, w.hasLast = pendingCall{from: from, to: w.calls}, true
+	w.last, w.hasLast = p, true
 	w.calls++
+}
+
+// left records that the pending call p was left.
+func (w *Writer) left(p pendingCall) {
+	if w.hasLast && w.last.from == p.from {
+		w.hasLast = false
+		return
+	}
+	delete(w.pending, p.from)
+	w.tx.removed = append(w.tx.removed, p)
 }
 
 // spill compresses and writes the whole chunks buffered.
 func (w *Writer) spill() error {
 	size := w.chunkSize()
 	if size < 0 {
-		w.err = wrapf(ErrInvalid, "chunk size %d above %d", w.ChunkSize, DefaultChunkSize)
-		return w.err
+		return w.fail(wrapf(ErrInvalid, "chunk size %d above %d", w.ChunkSize, DefaultChunkSize))
 	}
 	if len(w.buf) >= size {
 		n := len(w.buf) / size * size
@@ -284,8 +435,7 @@ func (w *Writer) chunkSize() int {
 func (w *Writer) emit(p []byte, size int) error {
 	if w.gz != nil {
 		if _, err := w.gz.Write(p); err != nil {
-			w.err = err
-			return err
+			return w.fail(err)
 		}
 		return nil
 	}
@@ -295,8 +445,7 @@ func (w *Writer) emit(p []byte, size int) error {
 		w.out = w.enc.Encode(w.out, p[:n])
 		binary.LittleEndian.PutUint32(w.out, uint32(len(w.out)-4))
 		if _, err := w.w.Write(w.out); err != nil {
-			w.err = err
-			return err
+			return w.fail(err)
 		}
 		p = p[n:]
 	}
@@ -305,7 +454,15 @@ func (w *Writer) emit(p []byte, size int) error {
 
 // Flush writes the buffered stream as a (possibly short) chunk, and flushes
 // gzip. apitrace's tracer does the same on signals; readers do not mind.
+// After a refusal it still writes what was accepted, and returns the
+// refusal.
 func (w *Writer) Flush() error {
+	if w.refused && !w.closed {
+		if err := w.flush(); err != nil {
+			return err
+		}
+		return w.err
+	}
 	if err := w.usable(); err != nil {
 		return err
 	}
@@ -315,8 +472,7 @@ func (w *Writer) Flush() error {
 func (w *Writer) flush() error {
 	size := w.chunkSize()
 	if size < 0 {
-		w.err = wrapf(ErrInvalid, "chunk size %d above %d", w.ChunkSize, DefaultChunkSize)
-		return w.err
+		return w.fail(wrapf(ErrInvalid, "chunk size %d above %d", w.ChunkSize, DefaultChunkSize))
 	}
 	if err := w.emit(w.buf, size); err != nil {
 		return err
@@ -324,23 +480,24 @@ func (w *Writer) flush() error {
 	w.buf = w.buf[:0]
 	if w.gz != nil {
 		if err := w.gz.Flush(); err != nil {
-			w.err = err
-			return err
+			return w.fail(err)
 		}
 	}
 	return nil
 }
 
 // Close writes what is buffered and finishes the container. It does not
-// close the underlying writer. Closing again returns nil, or the error
-// that stopped the Writer.
+// close the underlying writer. After a refusal it still finishes the trace
+// with every event accepted before it, and returns the refusal. Closing
+// again returns nil, or the error that stopped the Writer.
 func (w *Writer) Close() error {
-	if w.closed || w.err != nil {
+	if w.closed || w.err != nil && !w.refused {
 		return w.err
 	}
 	if !w.open {
 		return ErrNotOpen
 	}
+	refusal := w.err
 	err := w.flush()
 	w.closed = true
 	if err != nil {
@@ -348,43 +505,51 @@ func (w *Writer) Close() error {
 	}
 	if w.gz != nil {
 		if err := w.gz.Close(); err != nil {
-			w.err = err
-			return err
+			return w.fail(err)
 		}
 	}
-	return nil
+	return refusal
 }
 
 // Calls returns the number of enter events written.
 func (w *Writer) Calls() uint64 { return w.calls }
 
-// event appends ev, numbered no if it is a leave.
-func (w *Writer) event(ev *Event, no uint64) error {
-	switch ev.Kind {
-	case Enter:
-		if ev.Sig == nil {
-			return wrapf(ErrInvalid, "enter event without a signature")
-		}
-		w.buf = append(w.buf, 0)
-		if w.hdr.Version >= 4 {
-			w.buf = varint.Append(w.buf, ev.Thread)
-		} else if ev.Thread != 0 {
-			return wrapf(ErrInvalid, "thread %d in a version %d stream", ev.Thread, w.hdr.Version)
-		}
-		if err := w.funcSig(ev.Sig); err != nil {
-			return err
-		}
-	case Leave:
-		w.buf = append(w.buf, 1)
-		w.buf = varint.Append(w.buf, no)
-	default:
-		return wrapf(ErrInvalid, "event kind %d", ev.Kind)
+// enterEvent appends the enter event ev and returns the call it starts
+// (but its caller's number).
+func (w *Writer) enterEvent(ev *Event) (pendingCall, error) {
+	if ev.Sig == nil {
+		return pendingCall{}, wrapf(ErrInvalid, "enter event without a signature")
 	}
+	w.buf = append(w.buf, 0)
+	if w.hdr.Version >= 4 {
+		if ev.Thread > math.MaxUint32 {
+			// apitrace keeps thread numbers in 32 bits.
+			return pendingCall{}, wrapf(ErrInvalid, "thread %d above 2^32-1", ev.Thread)
+		}
+		w.buf = varint.Append(w.buf, ev.Thread)
+	} else if ev.Thread != 0 {
+		return pendingCall{}, wrapf(ErrInvalid, "thread %d in a version %d stream", ev.Thread, w.hdr.Version)
+	}
+	sig, err := w.funcSig(ev.Sig)
+	if err != nil {
+		return pendingCall{}, err
+	}
+	p := pendingCall{to: w.calls, argc: len(sig.ArgNames),
+		getError: len(sig.ArgNames) == 0 && cstr(sig.Name) == "glGetError"}
+	return p, w.details(ev, &p)
+}
+
+// details appends the details of ev, a detail of the call p, and the end
+// of the event.
+func (w *Writer) details(ev *Event, p *pendingCall) error {
 	if ev.Flags != 0 {
 		w.buf = append(w.buf, 5)
 		w.buf = varint.Append(w.buf, uint64(ev.Flags))
 	}
 	if ev.Backtrace != nil {
+		if len(ev.Backtrace) > DefaultMaxFrames {
+			return wrapf(ErrInvalid, "backtrace of %d frames, above the Reader's limit of %d", len(ev.Backtrace), DefaultMaxFrames)
+		}
 		w.buf = append(w.buf, 4)
 		w.buf = varint.Append(w.buf, uint64(len(ev.Backtrace)))
 		for _, f := range ev.Backtrace {
@@ -398,18 +563,25 @@ func (w *Writer) event(ev *Event, no uint64) error {
 	}
 	for k := range ev.Args {
 		a := &ev.Args[k]
-		if a.Index < 0 {
-			return wrapf(ErrInvalid, "argument index %d", a.Index)
+		if a.Index < 0 || a.Index >= p.argc {
+			// apitrace dump reads the argument's name past the end of
+			// the signature's list, and crashes.
+			return wrapf(ErrInvalid, "argument index %d of call %d, whose signature has %d argument names", a.Index, ev.Call, p.argc)
 		}
 		w.buf = append(w.buf, 1)
 		w.buf = varint.Append(w.buf, uint64(a.Index))
-		if err := w.value(&a.Value); err != nil {
+		if err := w.value(&a.Value, 0); err != nil {
 			return err
 		}
 	}
 	if ev.Ret.Kind != KindNone {
+		if p.getError && !apitraceInt(&ev.Ret, true) {
+			// apitrace converts glGetError's return value to an
+			// integer, and aborts on any other.
+			return wrapf(ErrInvalid, "glGetError returning a %v", ev.Ret.Kind)
+		}
 		w.buf = append(w.buf, 2)
-		if err := w.value(&ev.Ret); err != nil {
+		if err := w.value(&ev.Ret, 0); err != nil {
 			return err
 		}
 	}
@@ -417,47 +589,91 @@ func (w *Writer) event(ev *Event, no uint64) error {
 	return nil
 }
 
+// apitraceInt reports whether apitrace converts v to a signed (toSInt) or
+// unsigned (toUInt) integer without failing an assertion: a number, bool
+// or null, of the right sign, or a repr whose machine value is one.
+func apitraceInt(v *Value, signed bool) bool {
+	switch v.Kind {
+	case KindNull, KindFalse, KindTrue, KindFloat, KindDouble:
+		return true
+	case KindSInt, KindEnum:
+		return signed || int64(v.Bits) >= 0
+	case KindUInt, KindBitmask, KindPointer:
+		return !signed || int64(v.Bits) >= 0
+	case KindRepr:
+		return len(v.Elems) == 2 && apitraceInt(&v.Elems[1], signed)
+	}
+	return false
+}
+
 // sigIDs gives each signature written its id in the new stream: its own id
-// while no different signature holds it, else the next free one.
+// while no different signature holds it and it is at most MaxWriteID, else
+// the next free one.
 type sigIDs[T any] struct {
 	byID  table[T]
 	alias map[*T]uint64 // signatures written under another id than their own
-	next  uint64        // no id at or above next is taken (but after a wrap)
+	next  uint64        // no id at or above next is taken
+
+	// What the event being written took, for rollback.
+	taken   []uint64
+	aliased []*T
+	next0   uint64
 }
 
 // id returns the id to write for s, whose own id is own, and whether s is
 // new to the stream and must be defined.
-func (t *sigIDs[T]) id(s *T, own uint64, same func(a, b *T) bool) (id uint64, define bool) {
-	prev := t.byID.get(own)
-	switch {
-	case prev == s:
-		return own, false
-	case prev == nil:
-		t.take(own, s)
-		return own, true
-	case same(prev, s):
-		return own, false
+func (t *sigIDs[T]) id(s *T, own uint64, same func(a, b *T) bool) (id uint64, define bool, err error) {
+	if own <= MaxWriteID {
+		prev := t.byID.get(own)
+		switch {
+		case prev == s:
+			return own, false, nil
+		case prev == nil:
+			t.take(own, s)
+			return own, true, nil
+		case same(prev, s):
+			return own, false, nil
+		}
 	}
 	if id, ok := t.alias[s]; ok {
-		return id, false
+		return id, false, nil
 	}
 	id = t.next
-	for t.byID.get(id) != nil {
+	for id <= MaxWriteID && t.byID.get(id) != nil {
 		id++
+	}
+	if id > MaxWriteID {
+		return 0, false, wrapf(ErrInvalid, "no free id at most %d", MaxWriteID)
 	}
 	t.take(id, s)
 	if t.alias == nil {
 		t.alias = make(map[*T]uint64)
 	}
 	t.alias[s] = id
-	return id, true
+	t.aliased = append(t.aliased, s)
+	return id, true, nil
 }
 
 func (t *sigIDs[T]) take(id uint64, s *T) {
 	t.byID.put(id, s)
+	t.taken = append(t.taken, id)
 	if id >= t.next {
 		t.next = id + 1
 	}
+}
+
+func (t *sigIDs[T]) begin() {
+	t.taken, t.aliased, t.next0 = t.taken[:0], t.aliased[:0], t.next
+}
+
+func (t *sigIDs[T]) rollback() {
+	for _, id := range t.taken {
+		t.byID.put(id, nil)
+	}
+	for _, s := range t.aliased {
+		delete(t.alias, s)
+	}
+	t.next = t.next0
 }
 
 func (t *sigIDs[T]) reset() {
@@ -483,34 +699,60 @@ func sameStruct(a, b *StructSig) bool {
 	return a.Name == b.Name && slices.Equal(a.Members, b.Members)
 }
 
-func (w *Writer) funcSig(s *FunctionSig) error {
-	id, def := w.funcs.id(s, s.ID, sameFunc)
+// funcSig appends the signature s of an enter event, and returns the
+// signature apitrace will read for it: s, or the equal one written before
+// under the same id.
+func (w *Writer) funcSig(s *FunctionSig) (*FunctionSig, error) {
+	id, def, err := w.funcs.id(s, s.ID, sameFunc)
+	if err != nil {
+		return nil, err
+	}
 	w.buf = varint.Append(w.buf, id)
 	if !def {
-		return nil
+		return w.funcs.byID.get(id), nil
 	}
-	w.buf = appendString(w.buf, s.Name)
+	if len(s.ArgNames) > DefaultMaxEntries {
+		return nil, wrapf(ErrInvalid, "function %s with %d argument names, above the Reader's limit of %d", s.Name, len(s.ArgNames), DefaultMaxEntries)
+	}
+	putString(w, s.Name)
 	w.buf = varint.Append(w.buf, uint64(len(s.ArgNames)))
 	for _, n := range s.ArgNames {
-		w.buf = appendString(w.buf, n)
+		putString(w, n)
 	}
-	return nil
+	return s, nil
 }
 
 func (w *Writer) frame(f *Frame) error {
-	id, def := w.frames.id(f, f.ID, sameFrame)
+	if f.Has&^(HasModule|HasFunction|HasFile|HasLine|HasOffset) != 0 {
+		return wrapf(ErrInvalid, "frame details 0x%x", uint8(f.Has))
+	}
+	// apitrace keeps a line as a C int and an offset as a long long, and
+	// prints neither when it is negative.
+	if f.Has&HasLine != 0 && f.Line > math.MaxInt32 {
+		return wrapf(ErrInvalid, "frame line %d above 2^31-1", f.Line)
+	}
+	if f.Has&HasOffset != 0 && f.Offset > math.MaxInt64 {
+		return wrapf(ErrInvalid, "frame offset 0x%x above 2^63-1", f.Offset)
+	}
+	id, def, err := w.frames.id(f, f.ID, sameFrame)
+	if err != nil {
+		return err
+	}
 	w.buf = varint.Append(w.buf, id)
 	if !def {
 		return nil
 	}
 	if f.Has&HasModule != 0 {
-		w.buf = appendString(append(w.buf, 1), f.Module)
+		w.buf = append(w.buf, 1)
+		putString(w, f.Module)
 	}
 	if f.Has&HasFunction != 0 {
-		w.buf = appendString(append(w.buf, 2), f.Function)
+		w.buf = append(w.buf, 2)
+		putString(w, f.Function)
 	}
 	if f.Has&HasFile != 0 {
-		w.buf = appendString(append(w.buf, 3), f.File)
+		w.buf = append(w.buf, 3)
+		putString(w, f.File)
 	}
 	if f.Has&HasLine != 0 {
 		w.buf = varint.Append(append(w.buf, 4), f.Line)
@@ -531,7 +773,18 @@ func appendSint(dst []byte, v int64) []byte {
 	return varint.Append(append(dst, 4), uint64(v))
 }
 
-func (w *Writer) value(v *Value) error {
+// value appends v, nested depth composite values deep.
+func (w *Writer) value(v *Value, depth int) error {
+	w.nodes++
+	if w.nodes > DefaultMaxValues {
+		return wrapf(ErrInvalid, "more than %d values in one event, the Reader's limit", DefaultMaxValues)
+	}
+	switch v.Kind {
+	case KindArray, KindStruct, KindRepr, KindWString:
+		if depth >= DefaultMaxDepth {
+			return wrapf(ErrInvalid, "values nested deeper than %d, the Reader's limit", DefaultMaxDepth)
+		}
+	}
 	switch v.Kind {
 	case KindNull:
 		w.buf = append(w.buf, 0)
@@ -551,54 +804,27 @@ func (w *Writer) value(v *Value) error {
 	case KindDouble:
 		w.buf = binary.LittleEndian.AppendUint64(append(w.buf, 6), v.Bits)
 	case KindString:
-		w.buf = appendString(append(w.buf, 7), v.Data)
+		w.buf = append(w.buf, 7)
+		putString(w, v.Data)
 	case KindBlob:
-		w.buf = appendString(append(w.buf, 8), v.Data)
+		w.buf = append(w.buf, 8)
+		putString(w, v.Data)
 	case KindEnum:
 		return w.enum(v)
 	case KindBitmask:
-		s := v.Bitmask
-		if s == nil {
-			return wrapf(ErrInvalid, "bitmask without a signature")
-		}
-		id, def := w.bitmasks.id(s, s.ID, sameBitmask)
-		w.buf = varint.Append(append(w.buf, 10), id)
-		if def {
-			w.buf = varint.Append(w.buf, uint64(len(s.Flags)))
-			for _, f := range s.Flags {
-				w.buf = varint.Append(appendString(w.buf, f.Name), f.Value)
-			}
-		}
-		w.buf = varint.Append(w.buf, v.Bits)
+		return w.bitmask(v)
 	case KindArray:
+		if len(v.Elems) > DefaultMaxArrayLen {
+			return wrapf(ErrInvalid, "array of %d elements, above the Reader's limit of %d", len(v.Elems), DefaultMaxArrayLen)
+		}
 		w.buf = varint.Append(append(w.buf, 11), uint64(len(v.Elems)))
 		for k := range v.Elems {
-			if err := w.value(&v.Elems[k]); err != nil {
+			if err := w.value(&v.Elems[k], depth+1); err != nil {
 				return err
 			}
 		}
 	case KindStruct:
-		s := v.Struct
-		if s == nil {
-			return wrapf(ErrInvalid, "struct without a signature")
-		}
-		if len(v.Elems) != len(s.Members) {
-			return wrapf(ErrInvalid, "struct %s with %d values for %d members", s.Name, len(v.Elems), len(s.Members))
-		}
-		id, def := w.structs.id(s, s.ID, sameStruct)
-		w.buf = varint.Append(append(w.buf, 12), id)
-		if def {
-			w.buf = appendString(w.buf, s.Name)
-			w.buf = varint.Append(w.buf, uint64(len(s.Members)))
-			for _, m := range s.Members {
-				w.buf = appendString(w.buf, m)
-			}
-		}
-		for k := range v.Elems {
-			if err := w.value(&v.Elems[k]); err != nil {
-				return err
-			}
-		}
+		return w.structValue(v, depth)
 	case KindPointer:
 		w.buf = varint.Append(append(w.buf, 13), v.Bits)
 	case KindRepr:
@@ -607,17 +833,35 @@ func (w *Writer) value(v *Value) error {
 		}
 		w.buf = append(w.buf, 14)
 		for k := range v.Elems {
-			if err := w.value(&v.Elems[k]); err != nil {
+			if err := w.value(&v.Elems[k], depth+1); err != nil {
 				return err
 			}
 		}
 	case KindWString:
-		w.buf = varint.Append(append(w.buf, 15), uint64(len(v.Elems)))
-		for k := range v.Elems {
-			w.buf = varint.Append(w.buf, v.Elems[k].Bits)
-		}
+		return w.wstring(v)
 	default:
 		return wrapf(ErrInvalid, "value of kind %v", v.Kind)
+	}
+	return nil
+}
+
+func (w *Writer) wstring(v *Value) error {
+	if len(v.Elems) > DefaultMaxArrayLen {
+		return wrapf(ErrInvalid, "wide string of %d code units, above the Reader's limit of %d", len(v.Elems), DefaultMaxArrayLen)
+	}
+	w.nodes += len(v.Elems)
+	if w.nodes > DefaultMaxValues {
+		return wrapf(ErrInvalid, "more than %d values in one event, the Reader's limit", DefaultMaxValues)
+	}
+	w.buf = varint.Append(append(w.buf, 15), uint64(len(v.Elems)))
+	for k := range v.Elems {
+		e := &v.Elems[k]
+		// apitrace reads a code unit into a 32-bit wchar_t and ends the
+		// string at the first zero.
+		if e.Kind != KindUInt || e.Bits == 0 || e.Bits > math.MaxUint32 {
+			return wrapf(ErrInvalid, "wide string code unit %d is a %v of 0x%x (a code unit is a uint from 1 to 2^32-1)", k, e.Kind, e.Bits)
+		}
+		w.buf = varint.Append(w.buf, e.Bits)
 	}
 	return nil
 }
@@ -631,18 +875,118 @@ func (w *Writer) enum(v *Value) error {
 	if old && (len(s.Values) != 1 || s.Values[0].Value != v.Int()) {
 		return wrapf(ErrInvalid, "version %d enum signature %d must hold exactly the value written", w.hdr.Version, s.ID)
 	}
-	id, def := w.enums.id(s, s.ID, sameEnum)
+	id, def, err := w.enums.id(s, s.ID, sameEnum)
+	if err != nil {
+		return err
+	}
 	w.buf = varint.Append(append(w.buf, 9), id)
 	if def {
+		if len(s.Values) > DefaultMaxEntries {
+			return wrapf(ErrInvalid, "enum signature %d with %d values, above the Reader's limit of %d", s.ID, len(s.Values), DefaultMaxEntries)
+		}
 		if !old {
 			w.buf = varint.Append(w.buf, uint64(len(s.Values)))
 		}
 		for _, e := range s.Values {
-			w.buf = appendSint(appendString(w.buf, e.Name), e.Value)
+			putString(w, e.Name)
+			w.buf = appendSint(w.buf, e.Value)
 		}
 	}
 	if !old {
 		w.buf = appendSint(w.buf, v.Int())
 	}
 	return nil
+}
+
+func (w *Writer) bitmask(v *Value) error {
+	s := v.Bitmask
+	if s == nil {
+		return wrapf(ErrInvalid, "bitmask without a signature")
+	}
+	id, def, err := w.bitmasks.id(s, s.ID, sameBitmask)
+	if err != nil {
+		return err
+	}
+	w.buf = varint.Append(append(w.buf, 10), id)
+	if def {
+		if len(s.Flags) > DefaultMaxEntries {
+			return wrapf(ErrInvalid, "bitmask signature %d with %d flags, above the Reader's limit of %d", s.ID, len(s.Flags), DefaultMaxEntries)
+		}
+		w.buf = varint.Append(w.buf, uint64(len(s.Flags)))
+		for k, f := range s.Flags {
+			if f.Value == 0 && k > 0 {
+				// apitrace warns, and its dump prints a zero value
+				// with the first flag only.
+				return wrapf(ErrInvalid, "bitmask signature %d has the zero flag %s at place %d, not first", s.ID, f.Name, k)
+			}
+			putString(w, f.Name)
+			w.buf = varint.Append(w.buf, f.Value)
+		}
+	}
+	w.buf = varint.Append(w.buf, v.Bits)
+	return nil
+}
+
+func (w *Writer) structValue(v *Value, depth int) error {
+	s := v.Struct
+	if s == nil {
+		return wrapf(ErrInvalid, "struct without a signature")
+	}
+	id, def, err := w.structs.id(s, s.ID, sameStruct)
+	if err != nil {
+		return err
+	}
+	w.buf = varint.Append(append(w.buf, 12), id)
+	if def {
+		if len(s.Members) > DefaultMaxEntries {
+			return wrapf(ErrInvalid, "struct %s with %d members, above the Reader's limit of %d", s.Name, len(s.Members), DefaultMaxEntries)
+		}
+		putString(w, s.Name)
+		w.buf = varint.Append(w.buf, uint64(len(s.Members)))
+		for _, m := range s.Members {
+			putString(w, m)
+		}
+	} else {
+		s = w.structs.byID.get(id) // the signature apitrace reads
+	}
+	if len(v.Elems) != len(s.Members) {
+		return wrapf(ErrInvalid, "struct %s with %d values for %d members", s.Name, len(v.Elems), len(s.Members))
+	}
+	if cstr(s.Name) == "GUID" && len(s.Members) == 4 && !isGUID(v) {
+		// apitrace dump prints such a struct as a GUID, and aborts if
+		// it does not hold three integers and an array of eight.
+		return wrapf(ErrInvalid, "struct GUID that is not three unsigned integers and an array of 8")
+	}
+	for k := range v.Elems {
+		e := &v.Elems[k]
+		if cstr(s.Members[k]) == "" && e.Kind != KindStruct {
+			// apitrace dump prints an anonymous member's members in
+			// place of it, and nothing for any other value.
+			return wrapf(ErrInvalid, "anonymous member %d of struct %s holds a %v, not a struct", k, s.Name, e.Kind)
+		}
+		if err := w.value(e, depth+1); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// isGUID reports whether v, a struct of four members, holds what apitrace
+// reads from a GUID: three unsigned integers and an array of eight.
+func isGUID(v *Value) bool {
+	for k := range 3 {
+		if !apitraceInt(&v.Elems[k], false) {
+			return false
+		}
+	}
+	d4 := &v.Elems[3]
+	if d4.Kind != KindArray || len(d4.Elems) != 8 {
+		return false
+	}
+	for k := range d4.Elems {
+		if !apitraceInt(&d4.Elems[k], false) {
+			return false
+		}
+	}
+	return true
 }

@@ -225,6 +225,7 @@ func TestWriteValues(t *testing.T) {
 	en := &EnumSig{ID: 3, Values: []EnumValue{{"GL_FALSE", 0}, {"NEG", -5}}}
 	bm := &BitmaskSig{ID: 4, Flags: []BitmaskFlag{{"ZERO", 0}, {"A", 1}, {"B", 2}}}
 	st := &StructSig{ID: 5, Name: "S", Members: []string{"x", ""}}
+	inner := &StructSig{ID: 6, Name: "T", Members: []string{"y", "z"}}
 	fr := &Frame{ID: 0, Has: HasModule | HasLine | HasOffset, Module: "/lib/x.so", Offset: 0x1234}
 	sig := &FunctionSig{ID: 9, Name: "f", ArgNames: []string{"a", "b", "c"}}
 	vals := []Value{
@@ -233,7 +234,7 @@ func TestWriteValues(t *testing.T) {
 		{Kind: KindEnum, Enum: en, Bits: uint64(0xfffffffffffffffb)},
 		{Kind: KindBitmask, Bitmask: bm, Bits: 3},
 		{Kind: KindArray, Elems: []Value{Uint(1), {Kind: KindArray, Elems: []Value{}}}},
-		{Kind: KindStruct, Struct: st, Elems: []Value{Int(-1), {Kind: KindStruct, Struct: st, Elems: []Value{Null(), Null()}}}},
+		{Kind: KindStruct, Struct: st, Elems: []Value{Int(-1), {Kind: KindStruct, Struct: inner, Elems: []Value{Null(), Null()}}}},
 		{Kind: KindRepr, Elems: []Value{String([]byte("h")), Blob([]byte("m"))}},
 		{Kind: KindWString, Elems: []Value{Uint('h'), Uint(0x10ffff)}},
 	}
