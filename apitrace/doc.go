@@ -40,9 +40,43 @@
 // it), and every signature is defined in full the first time the new
 // stream uses it; a different signature under an id already written (from
 // another trace, or built by hand) gets a free id, so that calls of several
-// traces can be merged. What cannot be written consistently is refused
-// with ErrInvalid. Output is snappy (chunks of 1 MiB of stream, as
-// apitrace's tracer writes) or gzip.
+// traces can be merged; so does one whose id is above MaxWriteID, since
+// apitrace keeps a table entry for every id up to the largest. Output is
+// snappy (chunks of 1 MiB of stream, as apitrace's tracer writes) or gzip.
+//
+// The writers refuse, with an error wrapping ErrInvalid that names the
+// rule, what apitrace 11.1 would crash on, warn about or print otherwise
+// than written, and what the Reader would refuse with its default limits:
+//   - an argument index beyond the signature's argument names (apitrace
+//     dump crashes);
+//   - a wide string code unit that is not a uint from 1 to 2^32-1
+//     (apitrace keeps 32 bits and ends the string at 0);
+//   - nesting deeper than DefaultMaxDepth, more than DefaultMaxValues
+//     values in an event, or more than the other Default limits allow;
+//   - what apitrace asserts on: a glGetError() whose return value is not
+//     an integer, bool, float or null (or is an unsigned one above
+//     2^63-1), a struct named GUID with four members that are not three
+//     unsigned integers and an array of eight;
+//   - an anonymous struct member (empty name) holding anything but a
+//     struct, which apitrace dump does not print; a bitmask signature
+//     whose zero flag is not first, which apitrace warns about;
+//   - a thread number above 2^32-1, a frame line above 2^31-1, a frame
+//     offset above 2^63-1 (apitrace's C types), unknown frame details;
+//   - a header property whose name is empty or starts with NUL (it ends
+//     apitrace's list), or two names equal up to their first NUL;
+//   - what the format cannot hold: a value without its signature, a struct
+//     with the wrong number of values, a repr without two, float bits
+//     above 32, an enum value its version 0-2 signature does not hold, a
+//     thread in a stream before version 4, a call entered twice before its
+//     leave.
+//
+// A refused event leaves the writer as it was: nothing of it reaches the
+// output, and Close still finishes the trace with every event accepted
+// before it (a CallWriter accepts or refuses a call whole). The refusal
+// sticks: Write, Flush and Close return it. Check applies the same rules
+// without writing, for a caller that would rather skip what is refused.
+// Strings may hold NUL bytes; apitrace dump prints them up to the first,
+// as Dumper does.
 //
 // Writing the events a Reader returns, in order, reproduces the
 // decompressed stream byte for byte for every trace apitrace writes, and

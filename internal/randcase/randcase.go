@@ -1,0 +1,181 @@
+// Package randcase drives the random writer tests: a case is a byte
+// string that a test reads as a sequence of choices (which record to drop,
+// which field to change, what value to put), so that the same bytes make
+// the same case in a unit test, in a fuzz target, and as a seed kept under
+// testdata/fuzz after it once failed.
+package randcase
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"hash/fnv"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/tracefmt/tracefmt/internal/testutil"
+)
+
+// Source hands out choices from a byte string; once the bytes run out,
+// every choice is 0, so any input makes a finite, deterministic case.
+type Source struct {
+	b []byte
+	i int
+}
+
+// New returns a Source reading b.
+func New(b []byte) *Source { return &Source{b: b} }
+
+// Byte returns the next byte, or 0.
+func (s *Source) Byte() byte {
+	if s.i >= len(s.b) {
+		return 0
+	}
+	c := s.b[s.i]
+	s.i++
+	return c
+}
+
+// Intn returns a choice in [0, n); 0 when n <= 1.
+func (s *Source) Intn(n int) int {
+	if n <= 1 {
+		return 0
+	}
+	v := uint64(s.Byte())
+	if n > 256 {
+		v = v<<8 | uint64(s.Byte())
+	}
+	if n > 1<<16 {
+		v = v<<16 | uint64(s.Byte())<<8 | uint64(s.Byte())
+	}
+	return int(v % uint64(n))
+}
+
+// Uint64 returns the next eight bytes as a number.
+func (s *Source) Uint64() uint64 {
+	var b [8]byte
+	for i := range b {
+		b[i] = s.Byte()
+	}
+	return binary.LittleEndian.Uint64(b[:])
+}
+
+// Bytes returns the next n bytes (zeros past the end), in a new slice.
+func (s *Source) Bytes(n int) []byte {
+	out := make([]byte, n)
+	for i := range out {
+		out[i] = s.Byte()
+	}
+	return out
+}
+
+// random returns the bytes of random case i: the same on every run.
+func random(i int) []byte {
+	r := rand.New(rand.NewPCG(0x7261_6e64, uint64(i)))
+	b := make([]byte, 64+r.IntN(2048))
+	for k := range b {
+		b[k] = byte(r.Uint32())
+	}
+	return b
+}
+
+// Seed adds n random cases to a fuzz target's corpus (the files under
+// testdata/fuzz/NAME are added by the go command).
+func Seed(f *testing.F, n int) {
+	for i := range n {
+		f.Add(random(i))
+	}
+}
+
+// FuzzTool returns the path of the real tool a fuzz target compares
+// against when the environment variable TRACEFMT_FUZZ_TOOLS is set (the
+// tool then must be installed), and "" otherwise: a fuzz run that starts a
+// process per input is much slower, so it is asked for.
+func FuzzTool(f *testing.F, name string) string {
+	if os.Getenv("TRACEFMT_FUZZ_TOOLS") == "" {
+		return ""
+	}
+	return testutil.Tool(f, name)
+}
+
+// Run checks every case kept under testdata/fuzz/fuzzName, then n random
+// ones: check returns what is wrong with a case, or "". A failing random
+// case is reported with the file to keep it in; with TRACEFMT_KEEP_FAILURES
+// set, Run writes that file itself.
+func Run(t *testing.T, fuzzName string, n int, check func([]byte) string) {
+	t.Helper()
+	dir := filepath.Join("testdata", "fuzz", fuzzName)
+	kept, _ := filepath.Glob(filepath.Join(dir, "*"))
+	failures := 0
+	for _, path := range kept {
+		data, err := readCorpusFile(path)
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		if msg := guarded(check, data); msg != "" {
+			failures++
+			t.Errorf("kept case %s: %s", path, msg)
+		}
+	}
+	for i := 0; i < n && failures < 5; i++ {
+		data := random(i)
+		msg := guarded(check, data)
+		if msg == "" {
+			continue
+		}
+		failures++
+		h := fnv.New64a()
+		h.Write(data)
+		path := filepath.Join(dir, fmt.Sprintf("random-%016x", h.Sum64()))
+		if os.Getenv("TRACEFMT_KEEP_FAILURES") != "" {
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(path, corpusFile(data), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		t.Errorf("random case %d (keep it as %s; TRACEFMT_KEEP_FAILURES=1 writes it): %s", i, path, msg)
+	}
+	t.Logf("%d kept and %d random cases", len(kept), n)
+}
+
+func guarded(check func([]byte) string, data []byte) (msg string) {
+	defer func() {
+		if p := recover(); p != nil {
+			msg = fmt.Sprintf("panic: %v\n%s", p, debug.Stack())
+		}
+	}()
+	return check(data)
+}
+
+// corpusFile is data in the go command's fuzz corpus format.
+func corpusFile(data []byte) []byte {
+	return []byte("go test fuzz v1\n[]byte(" + strconv.Quote(string(data)) + ")\n")
+}
+
+// readCorpusFile reads a one-value []byte fuzz corpus file.
+func readCorpusFile(path string) ([]byte, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	lines := strings.SplitN(string(bytes.TrimSpace(b)), "\n", 2)
+	if len(lines) != 2 || lines[0] != "go test fuzz v1" {
+		return nil, fmt.Errorf("not a fuzz corpus file")
+	}
+	v := strings.TrimSpace(lines[1])
+	if !strings.HasPrefix(v, "[]byte(") || !strings.HasSuffix(v, ")") {
+		return nil, fmt.Errorf("not one []byte value")
+	}
+	s, err := strconv.Unquote(v[len("[]byte(") : len(v)-1])
+	if err != nil {
+		return nil, err
+	}
+	return []byte(s), nil
+}
