@@ -126,7 +126,10 @@
 // ErrAction, ErrEventSize, ErrOverRead, ErrNoExtents, ErrBasicRecord,
 // ErrArgMismatch, ErrTooLarge, ErrOverflow, ErrTransition, ErrTerminal,
 // ErrHeader, ErrVersion) or io.ErrUnexpectedEOF; it prints as
-// "xrayfdr: offset N: message". A log cut short returns every complete
+// "xrayfdr: offset N: message". NewReader refuses a header no XRay
+// runtime writes (ErrHeader, or ErrVersion above 5), Strict or not, so
+// that other bytes are not taken for a log; with ForceFDR it reads any 32
+// bytes as a header, as fdr-dump does. A log cut short returns every complete
 // record first. io.EOF comes only at a record boundary. Errors are sticky
 // in Reader and Writer; errors of the underlying io.Reader or io.Writer
 // are returned as they are. A zero Reader or Writer returns ErrNotOpen

@@ -34,7 +34,9 @@ func errText(err error) string {
 
 // Sentinel errors carried by FormatError.Err.
 var (
-	// ErrHeader means the file header is unusable.
+	// ErrHeader means the first 32 bytes are no header an XRay runtime
+	// writes (a type other than basic and FDR, version 0, a cycle
+	// frequency no CPU has): the input is not an XRay log.
 	ErrHeader = errors.New("xrayfdr: bad file header")
 	// ErrVersion means a log version or type llvm-xray does not read
 	// (FDR 1 to 5, basic 1 to 3).

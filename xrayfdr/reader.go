@@ -69,8 +69,9 @@ type Reader struct {
 	// MaxSkip bounds the bytes skipped between the buffers of a version
 	// 3+ log; 0 means DefaultMaxSkip.
 	MaxSkip int
-	// ForceFDR reads every log as FDR whatever its type field says, as
-	// llvm-xray fdr-dump does.
+	// ForceFDR reads every log as FDR whatever its header says, as
+	// llvm-xray fdr-dump does: without it, a header no XRay runtime
+	// writes is refused (ErrHeader, ErrVersion), Strict or not.
 	ForceFDR bool
 	// Strict also refuses what no XRay runtime writes, though llvm-xray
 	// reads it: a record kind the log's version does not have
@@ -135,6 +136,11 @@ func (rd *Reader) Reset(r io.Reader) error {
 	}
 	rd.fill(HeaderSize + 1) // one more byte helps tell the byte order
 	rd.h = parseHeader(rd.buf[:rd.end])
+	if err := rd.checkHeader(); err != nil {
+		rd.h = Header{}
+		rd.err = err
+		return err
+	}
 	rd.c = newCodec(rd.h.BigEndian)
 	rd.pos = HeaderSize
 	return nil
@@ -160,9 +166,45 @@ func (rd *Reader) ResetBytes(data []byte) error {
 		return rd.err
 	}
 	rd.h = parseHeader(data)
+	if err := rd.checkHeader(); err != nil {
+		rd.h = Header{}
+		rd.err = err
+		return err
+	}
 	rd.c = newCodec(rd.h.BigEndian)
 	rd.pos = HeaderSize
 	return nil
+}
+
+// maxCycleFrequency is far above the TSC rate of any CPU (a few GHz) and
+// far below what most other bytes make of the field.
+const maxCycleFrequency = 1 << 40
+
+// checkHeader refuses, unless ForceFDR, a header no XRay runtime writes: a type other than
+// basic (0) and FDR (1), version 0, a cycle frequency above a THz
+// (ErrHeader: not an XRay log), or a version above 5 (ErrVersion). Any 32
+// bytes make some Header; these values are what tell an XRay log from
+// other bytes. The flag bits are no help: the basic-mode runtime leaves
+// all but two of them uninitialised.
+func (rd *Reader) checkHeader() error {
+	if rd.ForceFDR {
+		return nil // fdr-dump reads whatever follows any 32 bytes
+	}
+	h := rd.h
+	var err error
+	switch {
+	case h.Type > TypeFDR:
+		err = fmt.Errorf("%w: type %d is neither basic (0) nor FDR (1)", ErrHeader, h.Type)
+	case h.Version == 0:
+		err = fmt.Errorf("%w: version 0", ErrHeader)
+	case h.CycleFrequency > maxCycleFrequency:
+		err = fmt.Errorf("%w: cycle frequency %d Hz", ErrHeader, h.CycleFrequency)
+	case h.Version > 5:
+		err = fmt.Errorf("%w: version %d", ErrVersion, h.Version)
+	default:
+		return nil
+	}
+	return &FormatError{Offset: 0, Err: err}
 }
 
 // headerLLVM is what llvm-xray says about a header cut after n bytes.

@@ -71,7 +71,7 @@ func TestInvalidFixtures(t *testing.T) {
 		verify     error // from Verify, when the read succeeds
 		expandFail bool
 	}{
-		{"big-endian-header", nil, nil, true},
+		{"big-endian-header", ErrHeader, nil, true},
 		{"eob-in-v5", ErrEndOfBuffer, nil, true},
 		{"extents-too-big", nil, nil, false},
 		{"extents-too-small", ErrOverRead, nil, true},
@@ -86,9 +86,9 @@ func TestInvalidFixtures(t *testing.T) {
 		{"short-16", io.ErrUnexpectedEOF, nil, true},
 		{"short-3", io.ErrUnexpectedEOF, nil, true},
 		{"truncated-tail", io.ErrUnexpectedEOF, nil, true},
-		{"type-2", nil, nil, true},
-		{"version-0", nil, nil, true},
-		{"version-6", nil, nil, true},
+		{"type-2", ErrHeader, nil, true},
+		{"version-0", ErrHeader, nil, true},
+		{"version-6", ErrVersion, nil, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			data := testutil.ReadFile(t, "testdata/invalid/"+c.name+".xray")
@@ -325,5 +325,38 @@ func TestBasicArgMismatch(t *testing.T) {
 	var fe *FormatError
 	if errors.As(err, &fe) && fe.Offset != HeaderSize+BasicSize {
 		t.Errorf("offset %d", fe.Offset)
+	}
+}
+
+// TestNotALog checks that NewReader and NewBytesReader refuse, Strict or
+// not, what is not an XRay log, other formats' files included: ErrHeader
+// in a *FormatError at offset 0.
+func TestNotALog(t *testing.T) {
+	inputs := testutil.Foreign(t)
+	// The 32 bytes of a CBF stream of empty 32-bit records read as
+	// version 1, type 1.
+	cbf := bytes.Repeat([]byte{0x01, 0x00}, 16)
+	inputs = append(inputs, testutil.Input{Name: "cbf", Data: cbf})
+	for _, in := range inputs {
+		if in.Name == "sample fdr_simple.xray" || len(in.Data) < HeaderSize {
+			continue
+		}
+		for _, strict := range []bool{false, true} {
+			rd := &Reader{Strict: strict}
+			for i, err := range []error{rd.Reset(bytes.NewReader(in.Data)), rd.ResetBytes(in.Data)} {
+				var fe *FormatError
+				if !errors.Is(err, ErrHeader) || !errors.As(err, &fe) || fe.Offset != 0 {
+					t.Errorf("%s (Strict %v, reader %d): %v, want a *FormatError at offset 0 wrapping ErrHeader", in.Name, strict, i, err)
+				}
+				if rd.Header() != (Header{}) {
+					t.Errorf("%s: a Header %+v", in.Name, rd.Header())
+				}
+			}
+		}
+	}
+	// fdr-dump reads any 32 bytes as a header, and so does ForceFDR.
+	rd := &Reader{ForceFDR: true}
+	if err := rd.Reset(bytes.NewReader(cbf)); err != nil {
+		t.Errorf("ForceFDR: %v", err)
 	}
 }
