@@ -1,6 +1,8 @@
 // Command tracecat says what trace files are and summarises them.
 //
 //	tracecat [-format auto|apitrace|xray|gotrace|leaktext|cbf] [FILE...]
+//	tracecat [-format F] -pprof OUT.pb.gz [-profile TYPE] FILE
+//	tracecat [-format F] -timeline OUT.json FILE
 //
 // Each file's format is told from its first bytes: apitrace's snappy (`at`)
 // and gzip containers, XRay's 32-byte header, Go's `go 1.NN trace` header,
@@ -61,14 +63,28 @@ func main() {
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
-	cmd := cli.New("tracecat", "usage: tracecat [-format auto|apitrace|xray|gotrace|leaktext|cbf] [FILE...]\n\nWith no FILE, tracecat summarises its built-in samples.", stderr)
+	cmd := cli.New("tracecat", "usage: tracecat [-format auto|apitrace|xray|gotrace|leaktext|cbf] [FILE...]\n       tracecat [-format F] -pprof OUT.pb.gz [-profile TYPE] FILE\n       tracecat [-format F] -timeline OUT.json FILE\n\nWith no FILE, tracecat summarises its built-in samples.", stderr)
 	name := cmd.Flags.String("format", "auto", "format of the files: auto, apitrace, xray, gotrace, leaktext or cbf")
+	pprofOut := cmd.Flags.String("pprof", "", "write a pprof profile of FILE to `OUT` (go tool pprof reads it) instead of a summary")
+	profile := cmd.Flags.String("profile", "", "with -pprof, which profile: `TYPE` cpu, net, sync, syscall or sched of a Go trace, a resource type of an sp-rtrace report")
+	timeline := cmd.Flags.String("timeline", "", "write a timeline of FILE as Chrome trace-event JSON to `OUT` (Perfetto and chrome://tracing open it) instead of a summary")
 	if ok, code := cmd.Parse(args); !ok {
 		return code
 	}
 	forced, ok := lookup(*name)
 	if !ok && *name != "auto" {
 		return cmd.BadUsage("unknown format %q", *name)
+	}
+	if *pprofOut != "" || *timeline != "" || *profile != "" {
+		switch {
+		case *pprofOut != "" && *timeline != "":
+			return cmd.BadUsage("-pprof and -timeline: one at a time")
+		case *profile != "" && *pprofOut == "":
+			return cmd.BadUsage("-profile goes with -pprof")
+		case cmd.Flags.NArg() != 1:
+			return cmd.BadUsage("-pprof and -timeline take one FILE")
+		}
+		return convert(cmd, stderr, forced, cmd.Flags.Arg(0), *pprofOut, *profile, *timeline)
 	}
 	out := bufio.NewWriter(stdout)
 	defer out.Flush()
@@ -137,6 +153,21 @@ func detect(head []byte) *format {
 	return nil
 }
 
+// pick tells a file's format from its first bytes, or checks them against
+// the forced format.
+func pick(head []byte, forced *format) (*format, error) {
+	f := forced
+	switch {
+	case f == nil:
+		if f = detect(head); f == nil {
+			return nil, fmt.Errorf("not a trace tracecat knows (first bytes % x); CBF has no magic: try -format cbf", head[:min(8, len(head))])
+		}
+	case f.detect != nil && !f.detect(head):
+		return nil, fmt.Errorf("not %s", f.noun)
+	}
+	return f, nil
+}
+
 // summariseOne tells r's format from its first bytes (or takes forced) and
 // writes its summary, reading r once.
 func summariseOne(w io.Writer, name string, r io.Reader, forced *format) error {
@@ -145,14 +176,9 @@ func summariseOne(w io.Writer, name string, r io.Reader, forced *format) error {
 	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
 		return err
 	}
-	f := forced
-	switch {
-	case f == nil:
-		if f = detect(head); f == nil {
-			return fmt.Errorf("not a trace tracecat knows (first bytes % x); CBF has no magic: try -format cbf", head[:min(8, len(head))])
-		}
-	case f.detect != nil && !f.detect(head):
-		return fmt.Errorf("not %s", f.noun)
+	f, err := pick(head, forced)
+	if err != nil {
+		return err
 	}
 	fmt.Fprintf(w, "%s: %s\n", name, f.name)
 	if err := f.summarize(w, br); err != nil {

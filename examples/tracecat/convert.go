@@ -1,0 +1,260 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/tracefmt/tracefmt/apitrace"
+	"github.com/tracefmt/tracefmt/cbf"
+	"github.com/tracefmt/tracefmt/internal/cli"
+	"github.com/tracefmt/tracefmt/leaktext"
+)
+
+// converter is what tracecat can make of one format besides a summary.
+// A nil function means the format has no such picture; the matching
+// reason says why, for the error message.
+type converter struct {
+	// pprof writes a pprof profile of r to w; profile is -profile's
+	// value ("" when not given).
+	pprof    func(w io.Writer, r io.Reader, profile string) error
+	noPprof  string
+	timeline func(w io.Writer, r io.Reader) error
+	noTime   string
+}
+
+// converters, by format name.
+var converters = map[string]converter{
+	"apitrace": {pprof: apitracePprof, noTime: "apitrace traces record no times"},
+	"leaktext": {pprof: leaktextPprof, noTime: "sp-rtrace reports record when calls happened, not how long anything took"},
+	"cbf":      {pprof: cbfPprof, noTime: "backtraces carry no time"},
+}
+
+// errProfileType is a -profile value the format does not have.
+var errProfileType = errors.New("no such profile")
+
+// convert writes the -pprof or -timeline output for one file.
+func convert(cmd *cli.Command, stderr io.Writer, forced *format, file, pprofOut, profile, timelineOut string) int {
+	r, closeFile, err := cli.Open(file)
+	if err != nil {
+		return cmd.Failf(file, err)
+	}
+	defer closeFile()
+	var prog *progress
+	if f, ok := r.(*os.File); ok {
+		if prog = newProgress(f, file, stderr); prog != nil {
+			r = prog
+		}
+	}
+	err = convertOne(r, forced, pprofOut, profile, timelineOut)
+	prog.done()
+	if err != nil {
+		return cmd.Failf(file, err)
+	}
+	return cli.OK
+}
+
+func convertOne(r io.Reader, forced *format, pprofOut, profile, timelineOut string) error {
+	br := bufio.NewReaderSize(r, 64<<10)
+	head, err := br.Peek(headLen)
+	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
+		return err
+	}
+	f, err := pick(head, forced)
+	if err != nil {
+		return err
+	}
+	c := converters[f.name]
+	if timelineOut != "" {
+		if c.timeline == nil {
+			return fmt.Errorf("no timeline from %s: %s", f.noun, c.noTime)
+		}
+		return writeFile(timelineOut, func(w io.Writer) error { return c.timeline(w, br) })
+	}
+	if c.pprof == nil {
+		return fmt.Errorf("no pprof profile from %s: %s", f.noun, c.noPprof)
+	}
+	return writeFile(pprofOut, func(w io.Writer) error { return c.pprof(w, br, profile) })
+}
+
+// writeFile writes name through write, and removes it when write fails,
+// so that no half-written profile is left for a viewer to misread.
+func writeFile(name string, write func(io.Writer) error) error {
+	if name == "-" {
+		bw := bufio.NewWriterSize(os.Stdout, 256<<10)
+		if err := write(bw); err != nil {
+			return err
+		}
+		return bw.Flush()
+	}
+	f, err := os.Create(name)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriterSize(f, 256<<10)
+	err = write(bw)
+	if err == nil {
+		err = bw.Flush()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(name)
+	}
+	return err
+}
+
+// noProfileType refuses a -profile value for a format that has one
+// profile only.
+func noProfileType(profile, what string) error {
+	if profile != "" {
+		return fmt.Errorf("-profile %s: %w: %s", profile, errProfileType, what)
+	}
+	return nil
+}
+
+func apitracePprof(w io.Writer, r io.Reader, profile string) error {
+	if err := noProfileType(profile, "an apitrace trace has one profile, its calls"); err != nil {
+		return err
+	}
+	cr, err := apitrace.NewCallReader(r)
+	if err != nil {
+		return err
+	}
+	var p apitrace.Profile
+	for c, err := range cr.All() {
+		if err != nil {
+			return err
+		}
+		p.Add(c)
+	}
+	return p.WriteProfile(w)
+}
+
+func leaktextPprof(w io.Writer, r io.Reader, profile string) error {
+	rd, err := leaktext.NewReader(r)
+	if err != nil {
+		return err
+	}
+	p := leaktext.Profile{Resource: profile}
+	var types []string
+	for rec, err := range rd.All() {
+		if err != nil {
+			return err
+		}
+		if rec.Kind == leaktext.KindResource {
+			types = append(types, string(rec.Resource.Type))
+		}
+		p.Add(rec)
+	}
+	if profile != "" && !contains(types, profile) {
+		return fmt.Errorf("-profile %s: %w: the report's resource types are %s", profile, errProfileType, strings.Join(types, ", "))
+	}
+	return p.WriteProfile(w)
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func cbfPprof(w io.Writer, r io.Reader, profile string) error {
+	if err := noProfileType(profile, "backtraces have one profile, their counts"); err != nil {
+		return err
+	}
+	rd, err := cbf.NewReader(r)
+	if err != nil {
+		return err
+	}
+	var p cbf.Profile
+	for rec, err := range rd.All() {
+		if err != nil {
+			return err
+		}
+		p.Add(rec)
+	}
+	return p.WriteProfile(w)
+}
+
+// progress counts the bytes read from a file and, when stderr is a
+// terminal, shows how far a conversion is: bytes read of the file's size
+// and the rate, at most four times a second.
+type progress struct {
+	r        io.Reader
+	name     string
+	w        io.Writer
+	total    int64
+	n        int64
+	start    time.Time
+	last     time.Time
+	printed  bool
+	interval time.Duration
+}
+
+// newProgress returns nil when stderr is not a terminal.
+func newProgress(f *os.File, name string, stderr io.Writer) *progress {
+	tty, ok := stderr.(*os.File)
+	if !ok {
+		return nil
+	}
+	if st, err := tty.Stat(); err != nil || st.Mode()&os.ModeCharDevice == 0 {
+		return nil
+	}
+	p := &progress{r: f, name: name, w: stderr, start: time.Now(), interval: 250 * time.Millisecond}
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+		p.total = st.Size()
+	}
+	return p
+}
+
+func (p *progress) Read(b []byte) (int, error) {
+	n, err := p.r.Read(b)
+	p.n += int64(n)
+	if now := time.Now(); now.Sub(p.last) >= p.interval {
+		p.last = now
+		if now.Sub(p.start) >= time.Second { // quick conversions print nothing
+			p.show(now)
+		}
+	}
+	return n, err
+}
+
+func (p *progress) show(now time.Time) {
+	rate := float64(p.n) / now.Sub(p.start).Seconds()
+	if p.total > 0 {
+		fmt.Fprintf(p.w, "\rtracecat: %s: %s of %s (%d%%), %s/s ", p.name, size(float64(p.n)), size(float64(p.total)), p.n*100/p.total, size(rate))
+	} else {
+		fmt.Fprintf(p.w, "\rtracecat: %s: %s, %s/s ", p.name, size(float64(p.n)), size(rate))
+	}
+	p.printed = true
+}
+
+// done ends the progress line, if one was shown.
+func (p *progress) done() {
+	if p != nil && p.printed {
+		p.show(time.Now())
+		fmt.Fprintln(p.w)
+	}
+}
+
+// size prints a byte count in B, kB, MB or GB (powers of 1000).
+func size(n float64) string {
+	switch {
+	case n >= 1e9:
+		return fmt.Sprintf("%.2f GB", n/1e9)
+	case n >= 1e6:
+		return fmt.Sprintf("%.1f MB", n/1e6)
+	case n >= 1e3:
+		return fmt.Sprintf("%.1f kB", n/1e3)
+	}
+	return fmt.Sprintf("%.0f B", n)
+}
