@@ -69,7 +69,9 @@ var ErrClosed = errors.New("pprof: encoder closed")
 type Encoder struct {
 	zw     *gzip.Writer
 	buf    []byte // encoded samples waiting for the compressor
-	tail   []byte // mappings, locations and functions, written at Close
+	// mappings, locations and functions, each kind written whole at
+	// Close
+	maps, locs, fns []byte
 	scr    []byte // a nested message being built
 	h      Header
 	strs   []string
@@ -146,7 +148,7 @@ func (e *Encoder) Mapping(m Mapping) uint64 {
 		s = appendUint(s, 7, 1)
 	}
 	e.scr = s
-	e.tail = appendBytes(e.tail, fMapping, s)
+	e.maps = appendBytes(e.maps, fMapping, s)
 	return e.nmaps
 }
 
@@ -170,7 +172,7 @@ func (e *Encoder) Function(name, systemName, file string, startLine int64) uint6
 	s = appendInt(s, 4, k.file)
 	s = appendInt(s, 5, startLine)
 	e.scr = s
-	e.tail = appendBytes(e.tail, fFunction, s)
+	e.fns = appendBytes(e.fns, fFunction, s)
 	return e.nfuncs
 }
 
@@ -187,7 +189,7 @@ func (e *Encoder) Location(l Location) uint64 {
 		s = appendBytes(s, fLocLine, lb)
 	}
 	e.scr = s
-	e.tail = appendBytes(e.tail, fLocation, s)
+	e.locs = appendBytes(e.locs, fLocation, s)
 	return e.nlocs
 }
 
@@ -250,7 +252,7 @@ func (e *Encoder) Close() error {
 		return e.err
 	}
 	e.closed = true
-	b := append(e.buf, e.tail...)
+	b := append(append(append(e.buf, e.maps...), e.locs...), e.fns...)
 	h := &e.h
 	if h.PeriodType != (ValueType{}) {
 		b = e.valueType(b, fPeriodType, h.PeriodType)

@@ -1,14 +1,13 @@
 package analysis
 
 import (
-	"compress/gzip"
 	"io"
 	"math/bits"
 	"strconv"
 
 	"github.com/tracefmt/tracefmt/xrayfdr"
 	"github.com/tracefmt/tracefmt/xrayfdr/instrmap"
-	"github.com/tracefmt/tracefmt/xrayfdr/internal/protoenc"
+	"github.com/tracefmt/tracefmt/internal/pprof"
 )
 
 // Profile collects the call stacks of a log for a pprof profile (see
@@ -172,43 +171,32 @@ func (p *Profile) WriteProfile(w io.Writer, m *instrmap.Map) error {
 	if w == nil {
 		return errNilWriter
 	}
-	var strs []string
-	strIdx := map[string]int64{}
-	str := func(s string) int64 {
-		if i, ok := strIdx[s]; ok {
-			return i
-		}
-		i := int64(len(strs))
-		strs = append(strs, s)
-		strIdx[s] = i
-		return i
-	}
-	str("")
-	valueType := func(typ, unit string) func([]byte) []byte {
-		t, u := str(typ), str(unit)
-		return func(b []byte) []byte {
-			b = protoenc.Int(b, 1, t)
-			return protoenc.Int(b, 2, u)
-		}
-	}
-	var b []byte
-	b = protoenc.Message(b, 1, valueType("self", "nanoseconds"))
-	b = protoenc.Message(b, 1, valueType("total", "nanoseconds"))
-	b = protoenc.Message(b, 1, valueType("calls", "count"))
-	// one location and function per function id, numbered from 1
+	self := pprof.ValueType{Type: "self", Unit: "nanoseconds"}
+	enc := pprof.NewEncoder(w, pprof.Header{
+		SampleTypes:       []pprof.ValueType{self, {Type: "total", Unit: "nanoseconds"}, {Type: "calls", Unit: "count"}},
+		DefaultSampleType: "self",
+		PeriodType:        self,
+		Period:            1,
+	})
+	// one location and function per function id, made when first used
 	locs := map[int32]uint64{}
-	var ids []int32
 	loc := func(id int32) uint64 {
 		if l, ok := locs[id]; ok {
 			return l
 		}
-		l := uint64(len(ids) + 1)
+		name := m.Name(id, true)
+		var sys string
+		if addr, ok := m.FuncAddr(id); ok {
+			sys = "0x" + strconv.FormatUint(addr, 16)
+		}
+		fn := enc.Function(name, sys, "", 0)
+		l := enc.Location(pprof.Location{Lines: []pprof.Line{{Function: fn}}})
 		locs[id] = l
-		ids = append(ids, id)
 		return l
 	}
 	freq := p.Header.CycleFrequency
-	var stack, vals []uint64
+	var stack []uint64
+	var vals []int64
 	for i := range p.nodes {
 		nd := &p.nodes[i]
 		if nd.calls == 0 {
@@ -218,42 +206,10 @@ func (p *Profile) WriteProfile(w io.Writer, m *instrmap.Map) error {
 		for j := int32(i); j >= 0; j = p.nodes[j].parent {
 			stack = append(stack, loc(p.nodes[j].id))
 		}
-		vals = append(vals[:0], uint64(ticksToNanos(nd.self, freq)), uint64(ticksToNanos(nd.total, freq)), nd.calls)
-		b = protoenc.Message(b, 2, func(b []byte) []byte {
-			b = protoenc.Packed(b, 1, stack)
-			return protoenc.Packed(b, 2, vals)
-		})
-	}
-	for i := range ids {
-		l := uint64(i + 1)
-		b = protoenc.Message(b, 4, func(b []byte) []byte {
-			b = protoenc.Uint(b, 1, l)
-			return protoenc.Message(b, 4, func(b []byte) []byte { return protoenc.Uint(b, 1, l) })
-		})
-	}
-	for i, id := range ids {
-		l := uint64(i + 1)
-		name := str(m.Name(id, true))
-		sys := name
-		if addr, ok := m.FuncAddr(id); ok {
-			sys = str("0x" + strconv.FormatUint(addr, 16))
+		vals = append(vals[:0], ticksToNanos(nd.self, freq), ticksToNanos(nd.total, freq), int64(nd.calls))
+		if err := enc.Sample(stack, vals); err != nil {
+			return err
 		}
-		b = protoenc.Message(b, 5, func(b []byte) []byte {
-			b = protoenc.Uint(b, 1, l)
-			b = protoenc.Int(b, 2, name)
-			return protoenc.Int(b, 3, sys)
-		})
 	}
-	b = protoenc.Message(b, 11, valueType("self", "nanoseconds"))
-	b = protoenc.Int(b, 12, 1)
-	b = protoenc.Int(b, 14, str("self"))
-	// the string table goes last: the fields above added to it
-	for _, s := range strs {
-		b = protoenc.String(b, 6, s)
-	}
-	zw := gzip.NewWriter(w)
-	if _, err := zw.Write(b); err != nil {
-		return err
-	}
-	return zw.Close()
+	return enc.Close()
 }
