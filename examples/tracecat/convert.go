@@ -13,6 +13,8 @@ import (
 	"github.com/tracefmt/tracefmt/cbf"
 	"github.com/tracefmt/tracefmt/internal/cli"
 	"github.com/tracefmt/tracefmt/leaktext"
+	"github.com/tracefmt/tracefmt/xrayfdr"
+	"github.com/tracefmt/tracefmt/xrayfdr/analysis"
 )
 
 // converter is what tracecat can make of one format besides a summary.
@@ -32,6 +34,7 @@ var converters = map[string]converter{
 	"apitrace": {pprof: apitracePprof, noTime: "apitrace traces record no times"},
 	"leaktext": {pprof: leaktextPprof, noTime: "sp-rtrace reports record when calls happened, not how long anything took"},
 	"cbf":      {pprof: cbfPprof, noTime: "backtraces carry no time"},
+	"xray":     {pprof: xrayPprof, timeline: xrayTimeline},
 }
 
 // errProfileType is a -profile value the format does not have.
@@ -183,6 +186,37 @@ func cbfPprof(w io.Writer, r io.Reader, profile string) error {
 		p.Add(rec)
 	}
 	return p.WriteProfile(w)
+}
+
+// xrayPprof reads the whole log (XRay's blocks are put in order only once
+// all are known), pairs calls as xraydump convert --output-format=pprof
+// does, and writes the profile with functions named by id.
+func xrayPprof(w io.Writer, r io.Reader, profile string) error {
+	if err := noProfileType(profile, "an XRay log has one profile: self, total and calls"); err != nil {
+		return err
+	}
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return err
+	}
+	p := analysis.Profile{DeduceSiblingCalls: true, KeepGoing: true}
+	if err := p.Read(data); err != nil {
+		return err
+	}
+	return p.WriteProfile(w, nil)
+}
+
+// xrayTimeline writes what xraydump -chrome writes, function ids unnamed.
+func xrayTimeline(w io.Writer, r io.Reader) error {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return err
+	}
+	t, err := xrayfdr.Expand(data, true)
+	if err != nil {
+		return err
+	}
+	return analysis.WriteChrome(w, t, nil)
 }
 
 // progress counts the bytes read from a file and, when stderr is a

@@ -16,6 +16,18 @@
 // with the allocations live at one time; they are matched in reading order,
 // where sp-rtrace-postproc sorts by timestamp first).
 //
+// With -pprof, tracecat writes a pprof profile of one file instead
+// (go tool pprof -http=: OUT.pb.gz shows it): an apitrace trace's calls per
+// function and backtrace; an XRay log's self and total time and calls per
+// call stack; what an sp-rtrace report leaked per backtrace, as a heap
+// profile (-profile picks one resource type, such as memory); a CBF
+// stream's backtraces, counted. With -timeline it writes Chrome trace-event
+// JSON for Perfetto (ui.perfetto.dev) or chrome://tracing: an XRay log's
+// calls per thread. A format without such a picture is refused with the
+// reason. A conversion that takes more than a second shows its progress on
+// stderr when that is a terminal. An XRay log is read whole (its blocks
+// are put in order only once all are known); the other formats stream.
+//
 // A file it cannot read, or whose summary stops on an error, gets one line
 // on stderr naming it and why; the other files are still processed, and the
 // exit status is 1.

@@ -1,0 +1,256 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tracefmt/tracefmt/internal/testutil"
+	"github.com/tracefmt/tracefmt/leaktext"
+)
+
+// sampleFile writes a built-in sample to a file of its own.
+func sampleFile(t *testing.T, name string) string {
+	t.Helper()
+	data, err := samples.ReadFile("samples/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestPprof converts a sample of every format that has a profile, and
+// checks go tool pprof reads each (when the go command is there) with
+// the total the format's own count gives.
+func TestPprof(t *testing.T) {
+	for _, tc := range []struct {
+		sample string
+		args   []string
+		total  int64 // of the default sample type, -1: not checked
+	}{
+		{"tri.trim.trace", nil, -1},
+		{"multi.txt", nil, leaked(t, "")},
+		{"multi.txt", []string{"-profile", "memory"}, leaked(t, "memory")},
+		{"two-backtraces.cbf", []string{"-format", "cbf"}, 2},
+		{"fdr_simple.xray", nil, -1},
+	} {
+		in := sampleFile(t, tc.sample)
+		out := filepath.Join(t.TempDir(), "out.pb.gz")
+		var stdout, stderr bytes.Buffer
+		args := append(append([]string{"-pprof", out}, tc.args...), in)
+		if code := run(args, &stdout, &stderr); code != 0 {
+			t.Errorf("tracecat %q exits %d: %s", args, code, stderr.String())
+			continue
+		}
+		if stdout.Len() > 0 || stderr.Len() > 0 {
+			t.Errorf("tracecat %q prints %q and %q", args, stdout.String(), stderr.String())
+		}
+		gz, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		prof := testutil.DecodeProfile(t, gz)
+		if len(prof.Samples) == 0 {
+			t.Errorf("tracecat %q: no samples", args)
+		}
+		if tc.total >= 0 {
+			def := 0
+			for i, st := range prof.SampleTypes {
+				if strings.HasPrefix(st, prof.Default+"/") {
+					def = i
+				}
+			}
+			if got := prof.Totals()[def]; got != tc.total {
+				t.Errorf("tracecat %q: total %d, want %d", args, got, tc.total)
+			}
+		}
+		var unitFlag []string
+		if unit(prof) == "B" {
+			unitFlag = []string{"-unit=B"} // bytes in full, not kB
+		}
+		top := testutil.PprofTop(t, gz, unitFlag...)
+		if tc.total >= 0 && testutil.TopTotal(t, top) != strconv.FormatInt(tc.total, 10)+unit(prof) {
+			t.Errorf("go tool pprof -top of tracecat %q: total is not %d:\n%s", args, tc.total, top)
+		}
+	}
+}
+
+// unit is how go tool pprof -unit=B prints the default sample
+// type's unit after a number.
+func unit(p *testutil.Profile) string {
+	for _, st := range p.SampleTypes {
+		if typ, u, _ := strings.Cut(st, "/"); typ == p.Default && u == "bytes" {
+			return "B"
+		}
+	}
+	return ""
+}
+
+// leaked is the size leaked in the leaktext sample, of one resource type
+// or ("") all, as leaktext's LeakCounter (leakpost -l's sums) counts it.
+func leaked(t *testing.T, typ string) int64 {
+	data, err := samples.ReadFile("samples/multi.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rd, err := leaktext.NewReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lc leaktext.LeakCounter
+	for rec, err := range rd.All() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		lc.Add(rec)
+	}
+	var n int64
+	for _, s := range lc.Sums() {
+		if typ == "" || string(s.Resource.Type) == typ {
+			n += s.Size
+		}
+	}
+	if n == 0 {
+		t.Fatal("nothing leaked in multi.txt")
+	}
+	return n
+}
+
+// TestTimeline checks that the XRay sample's timeline is JSON whose every
+// begin has its end.
+func TestTimeline(t *testing.T) {
+	in := sampleFile(t, "fdr_simple.xray")
+	out := filepath.Join(t.TempDir(), "out.json")
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"-timeline", out, in}, &stdout, &stderr); code != 0 {
+		t.Fatalf("tracecat -timeline exits %d: %s", code, stderr.String())
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkTimeline(t, data)
+}
+
+// checkTimeline checks Chrome trace-event JSON: it parses, and on each
+// track "B" and "E" events pair up, in time order.
+func checkTimeline(t *testing.T, data []byte) {
+	t.Helper()
+	var doc struct {
+		TraceEvents []struct {
+			Name string          `json:"name"`
+			Ph   string          `json:"ph"`
+			Pid  json.RawMessage `json:"pid"`
+			Tid  json.RawMessage `json:"tid"`
+			Ts   float64         `json:"ts"`
+		} `json:"traceEvents"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatalf("timeline: %v", err)
+	}
+	if len(doc.TraceEvents) == 0 {
+		t.Fatal("timeline: no events")
+	}
+	open := map[string][]string{}
+	last := map[string]float64{}
+	for _, e := range doc.TraceEvents {
+		track := string(e.Pid) + "/" + string(e.Tid)
+		switch e.Ph {
+		case "B":
+			open[track] = append(open[track], e.Name)
+		case "E":
+			st := open[track]
+			if len(st) == 0 {
+				t.Fatalf("timeline: %q ends on track %s with nothing open", e.Name, track)
+			}
+			open[track] = st[:len(st)-1]
+		}
+		if e.Ph == "B" || e.Ph == "E" {
+			if e.Ts < last[track] {
+				t.Fatalf("timeline: track %s goes back in time at %q (%v < %v)", track, e.Name, e.Ts, last[track])
+			}
+			last[track] = e.Ts
+		}
+	}
+	for track, st := range open {
+		if len(st) > 0 {
+			t.Errorf("timeline: track %s ends with %q open", track, st)
+		}
+	}
+}
+
+// Conversions a format does not have are refused with one line saying
+// why; flags that do not go together are bad usage.
+func TestConvertRefusals(t *testing.T) {
+	leak := sampleFile(t, "multi.txt")
+	api := sampleFile(t, "tri.trim.trace")
+	out := filepath.Join(t.TempDir(), "out")
+	for _, tc := range []struct {
+		args   []string
+		code   int
+		stderr string
+	}{
+		{[]string{"-timeline", out, leak}, 1, "tracecat: " + leak + ": no timeline from an sp-rtrace text report: "},
+		{[]string{"-timeline", out, api}, 1, "tracecat: " + api + ": no timeline from an apitrace trace: apitrace traces record no times"},
+		{[]string{"-pprof", out, "-profile", "cpu", api}, 1, "tracecat: " + api + ": -profile cpu: no such profile: an apitrace trace has one profile"},
+		{[]string{"-pprof", out, "-profile", "disk", leak}, 1, "tracecat: " + leak + ": -profile disk: no such profile: the report's resource types are fd, fp, memory"},
+		{[]string{"-pprof", out, "-timeline", out, leak}, 2, "tracecat: -pprof and -timeline: one at a time"},
+		{[]string{"-profile", "cpu", leak}, 2, "tracecat: -profile goes with -pprof"},
+		{[]string{"-pprof", out, leak, api}, 2, "tracecat: -pprof and -timeline take one FILE"},
+	} {
+		var stdout, stderr bytes.Buffer
+		if code := run(tc.args, &stdout, &stderr); code != tc.code {
+			t.Errorf("tracecat %q exits %d, want %d", tc.args, code, tc.code)
+		}
+		if first, _, _ := strings.Cut(stderr.String(), "\n"); !strings.HasPrefix(first, tc.stderr) {
+			t.Errorf("tracecat %q: stderr starts %q, want %q", tc.args, first, tc.stderr)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("tracecat %q left %s behind", tc.args, out)
+			os.Remove(out)
+		}
+	}
+}
+
+// Progress shows bytes read of the total and the rate, on a terminal
+// only.
+func TestProgress(t *testing.T) {
+	in := sampleFile(t, "multi.txt")
+	f, err := os.Open(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if p := newProgress(f, in, &bytes.Buffer{}); p != nil {
+		t.Error("progress shown on a buffer")
+	}
+	notTTY, err := os.Create(filepath.Join(t.TempDir(), "stderr"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer notTTY.Close()
+	if p := newProgress(f, in, notTTY); p != nil {
+		t.Error("progress shown on a file")
+	}
+	st, _ := f.Stat()
+	var shown bytes.Buffer
+	p := &progress{r: f, name: "multi.txt", w: &shown, total: st.Size(), start: time.Now().Add(-2 * time.Second)}
+	if _, err := io.Copy(io.Discard, p); err != nil {
+		t.Fatal(err)
+	}
+	p.done()
+	total := size(float64(st.Size()))
+	if !strings.Contains(shown.String(), "tracecat: multi.txt: "+total+" of "+total+" (100%), ") || !strings.HasSuffix(shown.String(), "/s \n") {
+		t.Errorf("progress shows %q", shown.String())
+	}
+}
