@@ -67,21 +67,21 @@ var ErrClosed = errors.New("pprof: encoder closed")
 // Encoder writes one profile. Ids it returns for mappings, functions and
 // locations start at 1; a sample must refer only to ids it returned.
 type Encoder struct {
-	zw     *gzip.Writer
-	buf    []byte // encoded samples waiting for the compressor
+	zw  *gzip.Writer
+	buf []byte // encoded samples waiting for the compressor
 	// mappings, locations and functions, each kind written whole at
 	// Close
 	maps, locs, fns []byte
-	scr    []byte // a nested message being built
-	h      Header
-	strs   []string
-	strIdx map[string]int64
-	funcs  map[funcKey]uint64
-	nmaps  uint64
-	nlocs  uint64
-	nfuncs uint64
-	err    error
-	closed bool
+	scr             []byte // a nested message being built
+	h               Header
+	strs            []string
+	strIdx          map[string]int64
+	funcs           map[funcKey]uint64
+	nmaps           uint64
+	nlocs           uint64
+	nfuncs          uint64
+	err             error
+	closed          bool
 }
 
 type funcKey struct {

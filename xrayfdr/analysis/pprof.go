@@ -5,9 +5,9 @@ import (
 	"math/bits"
 	"strconv"
 
+	"github.com/tracefmt/tracefmt/internal/pprof"
 	"github.com/tracefmt/tracefmt/xrayfdr"
 	"github.com/tracefmt/tracefmt/xrayfdr/instrmap"
-	"github.com/tracefmt/tracefmt/internal/pprof"
 )
 
 // Profile collects the call stacks of a log for a pprof profile (see
