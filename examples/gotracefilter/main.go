@@ -1,21 +1,55 @@
 // Command gotracefilter copies a Go execution trace (Go 1.22–1.26, the
-// binary form the runtime writes) without the events of the types it is
-// told to drop:
+// binary form the runtime writes), keeping whole generations and
+// dropping events by type, and never writes a trace Go's parser refuses:
 //
-//	gotracefilter -drop TYPE[,TYPE...] IN OUT
+//	gotracefilter [-drop TYPE[,TYPE...]] [-gens N-M] [-from T] [-to T] [-novalidate] IN OUT
 //
-// TYPE is an event type's name as the text form prints it (`go tool trace
-// -d=wire`, gotracetext), such as UserLog, GoLabel or HeapAlloc. Every other
-// event is copied byte for byte; the size of each batch is recomputed from
-// the events kept, so Go's tools read OUT as they read IN, less the dropped
-// events. Dropping events the trace's consistency rests on (a goroutine's
-// GoStart, a String or Stack others refer to) makes a trace `go tool trace`
-// refuses, as it would be; EventBatch, which holds the others, cannot be
-// dropped.
+// -drop drops the events of each TYPE, an event type's name as the text
+// form prints it (`go tool trace -d=wire`, gotracetext), such as UserLog,
+// GoLabel or HeapAlloc. Every other event is copied byte for byte; the
+// size of each batch is recomputed from the events kept. Some types the
+// trace cannot do without; dropping others needs fix-ups, which are made:
 //
-// Exit status: 0 done, 1 IN cannot be read or is damaged (the events read
-// before the damage are written) or OUT cannot be written, 2 a bad flag or
-// argument (an unknown TYPE).
+//   - refused: EventBatch (it holds the others); Frequency, ClockSnapshot,
+//     Sync and EndOfGeneration (every generation needs them); and the
+//     events Go's parser follows each goroutine and P through: ProcStart,
+//     ProcStop, ProcSteal, ProcStatus, GoCreate, GoCreateSyscall,
+//     GoCreateBlocked, GoStart, GoStop, GoBlock, GoUnblock, GoDestroy,
+//     GoDestroySyscall, GoSwitch, GoSwitchDestroy, GoSyscallBegin,
+//     GoSyscallEnd, GoSyscallEndBlocked, GoStatus and GoStatusStack.
+//   - String or Strings: every string goes, and every reference to one
+//     (reasons, labels, task and region names, log keys and values,
+//     function and file names of stack frames) becomes 0, the empty
+//     string; Strings drops the String events too.
+//   - Stack or Stacks: every stack goes, and every reference to one
+//     becomes 0, no stack; Stacks drops the Stack events too.
+//   - CPUSamples drops the CPUSample events too.
+//   - A range goes whole: STWBegin or STWEnd drops both; GCActive,
+//     GCBegin or GCEnd the three; likewise GCSweepActive, GCSweepBegin,
+//     GCSweepEnd and GCMarkAssistActive, GCMarkAssistBegin,
+//     GCMarkAssistEnd.
+//
+// -gens N-M keeps the generations N to M, counted from 1 in the order of
+// the file (not Go's generation numbers, which need not start at 1): "N"
+// alone keeps one, "N-" those from N to the end, "-M" those up to M.
+// -from T and -to T keep the generations that overlap the window [T1, T2]
+// of durations after the trace's start (its first generation's earliest
+// batch), such as 1.5s or 250ms, the clock read through each generation's
+// Frequency as Go's parser reads it; either may be left out. The
+// generations kept are whole, and Go's parser reads each as it read it
+// in the whole trace (but for the number of its Sync).
+//
+// The output is validated as it is written, one generation at a time:
+// a generation that the drop breaks all the same (or that was broken in
+// IN) is not written, nor anything after it, and the command fails
+// saying which generation and why. -novalidate writes whatever the
+// drops leave, batch sizes kept right, without judging it.
+//
+// Exit status: 0 done; 1 IN cannot be read or is damaged (the whole
+// generations before the damage are written), OUT cannot be written, a
+// generation of the result is refused (those before it are written), or
+// no generation of IN is in -gens or the window; 2 a bad flag or
+// argument (an unknown TYPE, a refused drop, a bad range or duration).
 package main
 
 import (
@@ -24,30 +58,73 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/tracefmt/tracefmt/gotraceraw"
 	"github.com/tracefmt/tracefmt/internal/cli"
 )
 
-const usage = "usage: gotracefilter -drop TYPE[,TYPE...] IN OUT"
+const usage = `usage: gotracefilter [-drop TYPE[,TYPE...]] [-gens N-M] [-from T] [-to T] [-novalidate] IN OUT
+
+Copies the Go trace IN to OUT without the events of the TYPEs, keeping the
+generations selected, and fails rather than write a trace Go's parser refuses.
+Refused drops: EventBatch, Frequency, ClockSnapshot, Sync, EndOfGeneration, and
+the scheduling events (Proc*, Go* but GoLabel). Fix-ups: String(s) and Stack(s)
+drop every string or stack and set references to them to 0; CPUSamples drops
+CPUSample; STW, GC, GCSweep and GCMarkAssist ranges go whole (Active, Begin, End).
+Generations count from 1 in IN; T is a duration from the trace's start (1.5s).`
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stderr))
 }
 
+// options is what the command line asks for.
+type options struct {
+	drop       map[gotraceraw.EventType]bool
+	strings    bool // string references become 0
+	stacks     bool // stack references become 0
+	gens       *span
+	window     *window
+	noValidate bool
+}
+
 func run(args []string, stderr io.Writer) int {
 	c := cli.New("gotracefilter", usage, stderr)
 	dropFlag := c.Flags.String("drop", "", "drop the events of the `TYPE`s, names as the text form prints them, separated by commas")
+	gensFlag := c.Flags.String("gens", "", "keep the generations `N-M`, counted from 1 in IN (N, N- and -M too)")
+	fromFlag := c.Flags.String("from", "", "keep the generations that end at or after the `duration` from the trace's start")
+	toFlag := c.Flags.String("to", "", "keep the generations that start at or before the `duration` from the trace's start")
+	noValidate := c.Flags.Bool("novalidate", false, "write what the drops leave without checking that Go's parser reads it")
 	if ok, code := c.Parse(args); !ok {
 		return code
 	}
-	if *dropFlag == "" {
-		return c.BadUsage("-drop is required")
+	var o options
+	o.noValidate = *noValidate
+	if *dropFlag == "" && *gensFlag == "" && *fromFlag == "" && *toFlag == "" {
+		return c.BadUsage("nothing to do: give -drop, -gens, -from or -to")
 	}
-	drop, err := parseTypes(*dropFlag)
-	if err != nil {
-		return c.BadUsage("-drop: %v", err)
+	if *dropFlag != "" {
+		var err error
+		if o.drop, err = parseTypes(*dropFlag); err != nil {
+			return c.BadUsage("-drop: %v", err)
+		}
+		o.strings, o.stacks = o.drop[gotraceraw.EvString], o.drop[gotraceraw.EvStack]
+	}
+	if *gensFlag != "" {
+		s, err := parseSpan(*gensFlag)
+		if err != nil {
+			return c.BadUsage("-gens: %v", err)
+		}
+		o.gens = &s
+	}
+	if *fromFlag != "" || *toFlag != "" {
+		w, err := parseWindow(*fromFlag, *toFlag)
+		if err != nil {
+			return c.BadUsage("%v", err)
+		}
+		o.window = &w
 	}
 	if c.Flags.NArg() != 2 {
 		return c.BadUsage("want IN and OUT, got %d arguments", c.Flags.NArg())
@@ -56,33 +133,81 @@ func run(args []string, stderr io.Writer) int {
 	if sameFile(in, out) {
 		return c.BadUsage("IN and OUT are the same file")
 	}
-	if name, err := filter(in, out, drop); err != nil {
+	if name, err := filter(in, out, &o); err != nil {
 		return c.Failf(name, err)
 	}
 	return cli.OK
 }
 
-// parseTypes reads the -drop list: names any version of the format has.
+// refused gives, for each type whose drop breaks every trace that holds
+// it, the reason.
+var refused = func() map[gotraceraw.EventType]string {
+	m := map[gotraceraw.EventType]string{
+		gotraceraw.EvEventBatch:      "EventBatch holds the other events",
+		gotraceraw.EvFrequency:       "every generation needs its Frequency",
+		gotraceraw.EvClockSnapshot:   "every generation needs its ClockSnapshot (Go 1.25 on)",
+		gotraceraw.EvSync:            "Sync holds each generation's Frequency and ClockSnapshot",
+		gotraceraw.EvEndOfGeneration: "every generation of a Go 1.26 trace ends with one",
+	}
+	for _, t := range []gotraceraw.EventType{
+		gotraceraw.EvProcStart, gotraceraw.EvProcStop, gotraceraw.EvProcSteal, gotraceraw.EvProcStatus,
+		gotraceraw.EvGoCreate, gotraceraw.EvGoCreateSyscall, gotraceraw.EvGoCreateBlocked,
+		gotraceraw.EvGoStart, gotraceraw.EvGoStop, gotraceraw.EvGoBlock, gotraceraw.EvGoUnblock,
+		gotraceraw.EvGoDestroy, gotraceraw.EvGoDestroySyscall, gotraceraw.EvGoSwitch, gotraceraw.EvGoSwitchDestroy,
+		gotraceraw.EvGoSyscallBegin, gotraceraw.EvGoSyscallEnd, gotraceraw.EvGoSyscallEndBlocked,
+		gotraceraw.EvGoStatus, gotraceraw.EvGoStatusStack,
+	} {
+		m[t] = "Go's parser follows every goroutine and P through its " + t.String() + " events"
+	}
+	return m
+}()
+
+// implied lists the types that go with a dropped one: a table's events
+// with its header, a range's other ends.
+var implied = func() map[gotraceraw.EventType][]gotraceraw.EventType {
+	m := map[gotraceraw.EventType][]gotraceraw.EventType{
+		gotraceraw.EvStrings:    {gotraceraw.EvString},
+		gotraceraw.EvStacks:     {gotraceraw.EvStack},
+		gotraceraw.EvCPUSamples: {gotraceraw.EvCPUSample},
+	}
+	for _, r := range [][]gotraceraw.EventType{
+		{gotraceraw.EvSTWBegin, gotraceraw.EvSTWEnd},
+		{gotraceraw.EvGCActive, gotraceraw.EvGCBegin, gotraceraw.EvGCEnd},
+		{gotraceraw.EvGCSweepActive, gotraceraw.EvGCSweepBegin, gotraceraw.EvGCSweepEnd},
+		{gotraceraw.EvGCMarkAssistActive, gotraceraw.EvGCMarkAssistBegin, gotraceraw.EvGCMarkAssistEnd},
+	} {
+		for _, t := range r {
+			m[t] = r
+		}
+	}
+	return m
+}()
+
+// parseTypes reads the -drop list: names any version of the format has,
+// none of them refused. It adds the types each implies.
 func parseTypes(list string) (map[gotraceraw.EventType]bool, error) {
 	drop := map[gotraceraw.EventType]bool{}
 	for _, name := range strings.Split(list, ",") {
 		name = strings.TrimSpace(name)
 		t, ok := lookup(name)
-		switch {
-		case !ok:
+		if !ok {
 			return nil, fmt.Errorf("unknown event type %q", name)
-		case t == gotraceraw.EvEventBatch:
-			return nil, fmt.Errorf("EventBatch holds the other events and cannot be dropped")
+		}
+		if why, ok := refused[t]; ok {
+			return nil, fmt.Errorf("%s cannot be dropped: %s", name, why)
 		}
 		drop[t] = true
+		for _, u := range implied[t] {
+			drop[u] = true
+		}
 	}
 	return drop, nil
 }
 
 // lookup finds an event type's name in the newest version that has it.
 func lookup(name string) (gotraceraw.EventType, bool) {
-	for i := len(gotraceraw.Versions) - 1; i >= 0; i-- {
-		if t, ok := gotraceraw.Versions[i].Lookup(name); ok {
+	for _, v := range slices.Backward(gotraceraw.Versions) {
+		if t, ok := v.Lookup(name); ok {
 			return t, true
 		}
 	}
@@ -97,9 +222,20 @@ func sameFile(a, b string) bool {
 	return err1 == nil && err2 == nil && os.SameFile(sa, sb)
 }
 
-// filter copies in to out without the events of the types in drop. It
-// returns the name of the file an error is about.
-func filter(in, out string, drop map[gotraceraw.EventType]bool) (string, error) {
+// filter copies in to out as o says. It returns the name of the file an
+// error is about.
+func filter(in, out string, o *options) (string, error) {
+	var keep []bool // by generation index, when selecting
+	if o.gens != nil || o.window != nil {
+		gens, err := scanFile(in)
+		if err != nil {
+			return in, err
+		}
+		keep = o.select_(gens)
+		if !slices.Contains(keep, true) {
+			return in, fmt.Errorf("no generation of its %d is in %s", len(gens), o.selection())
+		}
+	}
 	src, err := os.Open(in)
 	if err != nil {
 		return in, err
@@ -119,29 +255,98 @@ func filter(in, out string, drop map[gotraceraw.EventType]bool) (string, error) 
 		dst.Close()
 		return out, err
 	}
-	var readErr error
+	if !o.noValidate {
+		w.Validate = newValidator(r.Header().Version)
+	}
+	var (
+		readErr  error
+		writeErr error
+		split    splitter
+	)
 	for ev, err := range r.All() {
 		if err != nil {
 			readErr = err // write what came before, then report it
 			break
 		}
-		if drop[ev.Type] {
+		i := split.next(ev)
+		if keep != nil && (i >= len(keep) || !keep[i]) {
 			continue
 		}
-		if err := w.Write(ev); err != nil {
-			dst.Close()
-			return out, err
+		if o.drop[ev.Type] {
+			continue
+		}
+		o.fixUp(ev)
+		if writeErr = w.Write(ev); writeErr != nil {
+			break
 		}
 	}
-	err = errors.Join(w.Close(), bw.Flush())
-	if cerr := dst.Close(); err == nil {
-		err = cerr
+	if writeErr == nil {
+		writeErr = w.Close()
+	}
+	err = errors.Join(bw.Flush(), dst.Close())
+	switch {
+	case readErr != nil:
+		// A damaged input may leave its last generation cut, which the
+		// Writer refuses: the damage is the news.
+		return in, readErr
+	case writeErr != nil && errors.Is(writeErr, gotraceraw.ErrInvalid):
+		return out, fmt.Errorf("%w (OUT holds the generations before it)", writeErr)
+	case writeErr != nil:
+		return out, writeErr
 	}
 	if err != nil {
 		return out, err
 	}
-	if readErr != nil {
-		return in, readErr
-	}
 	return "", nil
+}
+
+// fixUp sets the references to the strings or stacks dropped to 0.
+func (o *options) fixUp(e *gotraceraw.Event) {
+	if !o.strings && !o.stacks {
+		return
+	}
+	if e.Type == gotraceraw.EvStack {
+		if o.strings {
+			for i := 2; i+3 < len(e.Args); i += 4 {
+				e.Args[i+1], e.Args[i+2] = 0, 0 // func, file
+			}
+		}
+		return
+	}
+	s, ok := e.Spec()
+	if !ok {
+		return
+	}
+	if o.strings {
+		for _, i := range s.StringArgs {
+			e.Args[i] = 0
+		}
+	}
+	if o.stacks {
+		for _, i := range s.StackArgs {
+			e.Args[i] = 0
+		}
+	}
+}
+
+// window is the -from and -to durations; to < 0 means no end.
+type window struct{ from, to time.Duration }
+
+func parseWindow(from, to string) (window, error) {
+	w := window{to: -1}
+	var err error
+	if from != "" {
+		if w.from, err = time.ParseDuration(from); err != nil || w.from < 0 {
+			return w, fmt.Errorf("-from: %q is not a duration from the trace's start such as 1.5s", from)
+		}
+	}
+	if to != "" {
+		if w.to, err = time.ParseDuration(to); err != nil || w.to < 0 {
+			return w, fmt.Errorf("-to: %q is not a duration from the trace's start such as 1.5s", to)
+		}
+		if w.to < w.from {
+			return w, fmt.Errorf("-to %v is before -from %v", w.to, w.from)
+		}
+	}
+	return w, nil
 }

@@ -32,10 +32,22 @@ func TestCommandLine(t *testing.T) {
 		{[]string{"-h"}, 0, "usage: gotracefilter"},
 		{[]string{"-bogus", in, out}, 2, "gotracefilter: flag provided but not defined: -bogus\nusage:"},
 		{[]string{"-drop", "UserLog"}, 2, "gotracefilter: want IN and OUT, got 0 arguments\nusage:"},
-		{[]string{in, out}, 2, "gotracefilter: -drop is required\nusage:"},
+		{[]string{in, out}, 2, "gotracefilter: nothing to do: give -drop, -gens, -from or -to\nusage:"},
 		{[]string{"-drop", "UserLog,NoSuchEvent", in, out}, 2, "gotracefilter: -drop: unknown event type \"NoSuchEvent\"\nusage:"},
 		{[]string{"-drop", "userlog", in, out}, 2, "gotracefilter: -drop: unknown event type \"userlog\"\nusage:"},
-		{[]string{"-drop", "EventBatch", in, out}, 2, "gotracefilter: -drop: EventBatch holds the other events and cannot be dropped\nusage:"},
+		{[]string{"-drop", "EventBatch", in, out}, 2, "gotracefilter: -drop: EventBatch cannot be dropped: EventBatch holds the other events\nusage:"},
+		{[]string{"-drop", "UserLog,GoStart", in, out}, 2, "gotracefilter: -drop: GoStart cannot be dropped: Go's parser follows every goroutine and P through its GoStart events\nusage:"},
+		{[]string{"-gens", "0", in, out}, 2, "gotracefilter: -gens: \"0\" is not N, N-M, N- or -M with 1 <= N <= M\nusage:"},
+		{[]string{"-gens", "3-2", in, out}, 2, "gotracefilter: -gens: \"3-2\" is not"},
+		{[]string{"-gens", "x", in, out}, 2, "gotracefilter: -gens: \"x\" is not"},
+		{[]string{"-from", "1", in, out}, 2, "gotracefilter: -from: \"1\" is not a duration from the trace's start such as 1.5s\nusage:"},
+		{[]string{"-to", "-1s", in, out}, 2, "gotracefilter: -to: \"-1s\" is not a duration"},
+		{[]string{"-from", "2s", "-to", "1s", in, out}, 2, "gotracefilter: -to 1s is before -from 2s\nusage:"},
+		{[]string{"-gens", "5-", in, out}, 1, "gotracefilter: " + in + ": no generation of its 1 is in -gens 5-\n"},
+		{[]string{"-from", "1h", in, out}, 1, "gotracefilter: " + in + ": no generation of its 1 is in the window 1h0m0s to the end\n"},
+		{[]string{"-gens", "1", in, out}, 0, ""},
+		{[]string{"-gens", "-1", "-from", "0s", "-to", "1s", in, out}, 0, ""},
+		{[]string{"-drop", "String", "-novalidate", in, out}, 0, ""},
 		{[]string{"-drop", "UserLog", in, in}, 2, "gotracefilter: IN and OUT are the same file\nusage:"},
 		{[]string{"-drop", "UserLog", missing, out}, 1, "gotracefilter: open " + missing + ": no such file"},
 		{[]string{"-drop", "UserLog", in, filepath.Join(dir, "no", "out.trace")}, 1, "gotracefilter: open " + filepath.Join(dir, "no", "out.trace") + ": no such file"},
@@ -55,12 +67,21 @@ func TestCommandLine(t *testing.T) {
 			t.Errorf("%q: stderr is not one line: %q", tc.args, stderr.String())
 		}
 	}
-	// A cut trace: the events before the cut are written, a valid trace.
+	// A cut trace: the whole generations before the cut are written.
+	gens := "../../gotraceraw/testdata/gcgens.trace"
+	data = testutil.ReadFile(t, gens)
+	if err := os.WriteFile(cut, data[:len(data)-3], 0o644); err != nil {
+		t.Fatal(err)
+	}
 	if code := run([]string{"-drop", "UserLog", cut, out}, &bytes.Buffer{}); code != 1 {
 		t.Fatalf("cut: exit %d", code)
 	}
-	if fi, err := os.Stat(out); err != nil || fi.Size() < 1000 {
-		t.Errorf("cut: %v, %v", fi, err)
+	first2 := filepath.Join(dir, "first2.trace")
+	if code := run([]string{"-drop", "UserLog", "-gens", "1-2", gens, first2}, &bytes.Buffer{}); code != 0 {
+		t.Fatalf("-gens 1-2: exit %d", code)
+	}
+	if got, want := testutil.ReadFile(t, out), testutil.ReadFile(t, first2); !bytes.Equal(got, want) {
+		t.Errorf("cut in its third generation: %d bytes written, want the %d of the two before", len(got), len(want))
 	}
 }
 
