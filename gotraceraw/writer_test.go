@@ -406,7 +406,7 @@ func TestNilArguments(t *testing.T) {
 		Types: []any{
 			new(Event), new(EventType), new(Experiment), new(FormatError), new(Header),
 			new(Reader), new(Spec), new(SyntaxError), new(TextReader), new(TextWriter),
-			new(Validator), new(Version), new(Writer),
+			new(Batch), new(Validator), new(Version), new(Writer),
 		},
 		Open:     []any{r, w, tw},
 		AllowNil: []string{"FormatError.Unwrap", "SyntaxError.Unwrap"},

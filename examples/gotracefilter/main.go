@@ -39,11 +39,13 @@
 // generations kept are whole, and Go's parser reads each as it read it
 // in the whole trace (but for the number of its Sync).
 //
-// The output is validated as it is written, one generation at a time:
-// a generation that the drop breaks all the same (or that was broken in
-// IN) is not written, nor anything after it, and the command fails
-// saying which generation and why. -novalidate writes whatever the
-// drops leave, batch sizes kept right, without judging it.
+// The output is validated as it is written, one generation at a time,
+// by the parsed level (gotraceraw/parsed), which reads it as Go's parser
+// does: a generation that the drop breaks all the same (or that was
+// broken in IN) is not written, nor anything after it, and the command
+// fails saying which generation and why. -novalidate drops exactly the
+// types given (any but EventBatch), without the refusals and fix-ups
+// above, and writes what remains unjudged, batch sizes kept right.
 //
 // Exit status: 0 done; 1 IN cannot be read or is damaged (the whole
 // generations before the damage are written), OUT cannot be written, a
@@ -70,11 +72,16 @@ const usage = `usage: gotracefilter [-drop TYPE[,TYPE...]] [-gens N-M] [-from T]
 
 Copies the Go trace IN to OUT without the events of the TYPEs, keeping the
 generations selected, and fails rather than write a trace Go's parser refuses.
-Refused drops: EventBatch, Frequency, ClockSnapshot, Sync, EndOfGeneration, and
-the scheduling events (Proc*, Go* but GoLabel). Fix-ups: String(s) and Stack(s)
-drop every string or stack and set references to them to 0; CPUSamples drops
-CPUSample; STW, GC, GCSweep and GCMarkAssist ranges go whole (Active, Begin, End).
-Generations count from 1 in IN; T is a duration from the trace's start (1.5s).`
+Refused drops: EventBatch, Frequency, ClockSnapshot, Sync, EndOfGeneration and the
+scheduling events: ProcStart, ProcStop, ProcSteal, ProcStatus, GoCreate*, GoStart,
+GoStop, GoBlock, GoUnblock, GoDestroy*, GoSwitch*, GoSyscall*, GoStatus*.
+Fix-ups: String(s) and Stack(s) drop every string or stack and set references to
+them to 0; CPUSamples drops CPUSample; STW, GC, GCSweep and GCMarkAssist ranges
+go whole (Active, Begin, End). -novalidate drops exactly what is asked (not
+EventBatch) and checks nothing. Generations count from 1 in IN; T is a duration
+from the trace's start (1.5s). Exit 2: bad arguments or a refused drop; exit 1:
+IN or OUT fails, or a generation of the result is refused (OUT then holds the
+generations before it).`
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stderr))
@@ -96,7 +103,7 @@ func run(args []string, stderr io.Writer) int {
 	gensFlag := c.Flags.String("gens", "", "keep the generations `N-M`, counted from 1 in IN (N, N- and -M too)")
 	fromFlag := c.Flags.String("from", "", "keep the generations that end at or after the `duration` from the trace's start")
 	toFlag := c.Flags.String("to", "", "keep the generations that start at or before the `duration` from the trace's start")
-	noValidate := c.Flags.Bool("novalidate", false, "write what the drops leave without checking that Go's parser reads it")
+	noValidate := c.Flags.Bool("novalidate", false, "drop exactly the TYPEs given, without refusals, fix-ups or checking that Go's parser reads the result")
 	if ok, code := c.Parse(args); !ok {
 		return code
 	}
@@ -107,10 +114,12 @@ func run(args []string, stderr io.Writer) int {
 	}
 	if *dropFlag != "" {
 		var err error
-		if o.drop, err = parseTypes(*dropFlag); err != nil {
+		if o.drop, err = parseTypes(*dropFlag, !o.noValidate); err != nil {
 			return c.BadUsage("-drop: %v", err)
 		}
-		o.strings, o.stacks = o.drop[gotraceraw.EvString], o.drop[gotraceraw.EvStack]
+		if !o.noValidate {
+			o.strings, o.stacks = o.drop[gotraceraw.EvString], o.drop[gotraceraw.EvStack]
+		}
 	}
 	if *gensFlag != "" {
 		s, err := parseSpan(*gensFlag)
@@ -183,9 +192,10 @@ var implied = func() map[gotraceraw.EventType][]gotraceraw.EventType {
 	return m
 }()
 
-// parseTypes reads the -drop list: names any version of the format has,
-// none of them refused. It adds the types each implies.
-func parseTypes(list string) (map[gotraceraw.EventType]bool, error) {
+// parseTypes reads the -drop list: names any version of the format has.
+// With valid set it refuses the types no trace can do without, and adds
+// the types each implies; without, it refuses only EventBatch.
+func parseTypes(list string, valid bool) (map[gotraceraw.EventType]bool, error) {
 	drop := map[gotraceraw.EventType]bool{}
 	for _, name := range strings.Split(list, ",") {
 		name = strings.TrimSpace(name)
@@ -193,12 +203,14 @@ func parseTypes(list string) (map[gotraceraw.EventType]bool, error) {
 		if !ok {
 			return nil, fmt.Errorf("unknown event type %q", name)
 		}
-		if why, ok := refused[t]; ok {
+		if why, ok := refused[t]; ok && (valid || t == gotraceraw.EvEventBatch) {
 			return nil, fmt.Errorf("%s cannot be dropped: %s", name, why)
 		}
 		drop[t] = true
-		for _, u := range implied[t] {
-			drop[u] = true
+		if valid {
+			for _, u := range implied[t] {
+				drop[u] = true
+			}
 		}
 	}
 	return drop, nil

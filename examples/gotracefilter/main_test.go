@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tracefmt/tracefmt/gotraceraw"
 	"github.com/tracefmt/tracefmt/internal/testutil"
 )
 
@@ -190,4 +191,71 @@ func TestDropParsed(t *testing.T) {
 		}
 	}
 	t.Logf("dropped events, by -drop: %v", total)
+}
+
+// TestRefusedGeneration filters a trace whose third generation is
+// broken (its GoStart events dropped): the command fails saying so, and
+// writes the two generations before it, which Go's parser reads.
+func TestRefusedGeneration(t *testing.T) {
+	dir := t.TempDir()
+	in := "../../gotraceraw/testdata/gcgens.trace"
+	broken := filepath.Join(dir, "broken.trace")
+	f, err := os.Open(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r, err := gotraceraw.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	w, err := gotraceraw.NewWriter(&b, r.Header())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var split splitter
+	for e, err := range r.All() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if split.next(e) == 2 && e.Type == gotraceraw.EvGoStart {
+			continue
+		}
+		if err := w.Write(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(broken, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, want := filepath.Join(dir, "out.trace"), filepath.Join(dir, "want.trace")
+	var stderr bytes.Buffer
+	if code := run([]string{"-drop", "UserLog", broken, out}, &stderr); code != 1 {
+		t.Fatalf("exit %d, want 1: %s", code, stderr.Bytes())
+	}
+	msg := stderr.String()
+	t.Log(msg)
+	if !strings.HasPrefix(msg, "gotracefilter: "+out+": gotraceraw: invalid event: generation ") || strings.Count(msg, "\n") != 1 ||
+		!strings.Contains(msg, "(OUT holds the generations before it)") {
+		t.Errorf("stderr %q", msg)
+	}
+	if code := run([]string{"-drop", "UserLog", "-gens", "1-2", in, want}, &stderr); code != 0 {
+		t.Fatalf("-gens 1-2: exit %d", code)
+	}
+	if got, want := testutil.ReadFile(t, out), testutil.ReadFile(t, want); !bytes.Equal(got, want) {
+		t.Errorf("%d bytes written, want the %d of the two generations before the broken one", len(got), len(want))
+	}
+	if n := goMinor(t); n >= 26 {
+		if _, err := parses(t, out); err != nil {
+			t.Error(err)
+		}
+	}
+	// Unvalidated, the broken generation is written as it is.
+	if code := run([]string{"-novalidate", "-drop", "UserLog", broken, out}, &stderr); code != 0 {
+		t.Fatalf("-novalidate: exit %d", code)
+	}
 }
