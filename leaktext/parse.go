@@ -314,9 +314,10 @@ func parseTime(b []byte) (ms int64, n int, canon bool, res parseResult) {
 	return ms, i, canon, okRecord
 }
 
-// word reports whether b is non-empty and has no spaces or tabs.
+// word reports whether b is non-empty and has no spaces, tabs or line
+// ends.
 func word(b []byte) bool {
-	return len(b) > 0 && !bytes.ContainsAny(b, " \t")
+	return len(b) > 0 && !bytes.ContainsAny(b, " \t\n")
 }
 
 // canonHex reads a whole canonical hex number.

@@ -3,6 +3,7 @@ package leaktext
 import (
 	"bytes"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -10,21 +11,25 @@ import (
 // Writer writes a report: the header line, then records, each as lines
 // that read back as the same record. It refuses (ErrInvalid) a record
 // whose lines would read back differently, or that the real reader would
-// misread: a number beyond the 32 bits it keeps, a backtrace deeper than
-// the header's "backtrace depth", frames that would join the call before
-// them.
+// misread; the package documentation lists the rules.
+//
+// A refused record leaves the Writer as it was: nothing of it is
+// buffered, and Flush and Close still write every record accepted before
+// it (the refusal is sticky: Write, Flush and Close then return it). Check
+// applies the same rules without writing.
 //
 // A zero Writer is usable after Reset; before that every method returns
 // ErrNotOpen.
 type Writer struct {
-	w      io.Writer
-	buf    []byte
-	crlf   bool
-	depth  int  // the header's backtrace depth, -1 for none
-	last   Kind // the kind of the last record written
-	tail   byte // what the last call or trace ended with: 0, 'a' (an argument) or 'f' (a frame)
-	err    error
-	closed bool
+	w       io.Writer
+	buf     []byte
+	crlf    bool
+	depth   int  // the header's backtrace depth, -1 for none
+	last    Kind // the kind of the last record written
+	tail    byte // what the last call or trace ended with: 0, 'a' (an argument) or 'f' (a frame)
+	err     error
+	refused bool // err is a refusal, which left buf whole
+	closed  bool
 }
 
 // NewWriter returns a Writer that has written h as the first line of a
@@ -41,7 +46,7 @@ func NewWriter(w io.Writer, h Header) (*Writer, error) {
 // and keeps its buffer. Unwritten data of the previous report is
 // dropped. A nil dst leaves w not open (ErrNotOpen).
 func (w *Writer) Reset(dst io.Writer, h Header) error {
-	*w = Writer{w: dst, buf: w.buf[:0], crlf: h.CRLF, depth: h.depth()}
+	*w = Writer{w: dst, buf: w.buf[:0], crlf: h.CRLF}
 	if dst == nil {
 		return ErrNotOpen
 	}
@@ -49,6 +54,7 @@ func (w *Writer) Reset(dst io.Writer, h Header) error {
 		w.buf = make([]byte, 0, 64<<10)
 	}
 	if err := w.header(h); err != nil {
+		w.buf = w.buf[:0]
 		w.err = err
 		return err
 	}
@@ -56,30 +62,49 @@ func (w *Writer) Reset(dst io.Writer, h Header) error {
 }
 
 func (w *Writer) header(h Header) error {
+	fields := h.Fields
 	if h.Verbatim != nil {
 		v := h.Verbatim
 		if hasNL(v) || (!h.CRLF && len(v) > 0 && v[len(v)-1] == '\r') || (len(v) > 0 && v[0] == binaryHandshake) {
 			return invalid("header line %q", v)
 		}
-		w.buf = append(w.buf, v...)
-		w.eol()
-		return nil
-	}
-	for i, f := range h.Fields {
-		k, v := f.Key, f.Value
-		if k == "" || k[0] == ' ' || k[0] == binaryHandshake || strings.ContainsAny(k, "=,\n") || strings.ContainsAny(v, ",\n") {
-			return invalid("header field %q=%q", k, v)
+		// The backtrace depth, and what a reader finds, are what the
+		// line says: fields that say otherwise were changed after it
+		// was read.
+		fields = parseHeader(v).Fields
+		if h.Fields != nil && !slices.Equal(fields, h.Fields) {
+			return invalid("header line %q does not hold the header's fields (clear Verbatim after changing Fields)", v)
 		}
-		if v == "" && i+1 < len(h.Fields) {
-			return invalid("header field %q has an empty value: the real reader would stop there and lose the fields after it", k)
-		}
-		w.buf = append(w.buf, k...)
-		w.buf = append(w.buf, '=')
 		w.buf = append(w.buf, v...)
-		w.buf = append(w.buf, ", "...)
+	} else {
+		for i, f := range h.Fields {
+			k, v := f.Key, f.Value
+			if k == "" || k[0] == ' ' || k[0] == binaryHandshake || strings.ContainsAny(k, "=,\n") || strings.ContainsAny(v, ",\n") {
+				return invalid("header field %q=%q", k, v)
+			}
+			if v == "" && i+1 < len(h.Fields) {
+				return invalid("header field %q has an empty value: the real reader would stop there and lose the fields after it", k)
+			}
+		}
+		w.buf = appendHeader(w.buf, h.Fields)
 	}
+	if !formatterHeader(w.buf) {
+		return invalid("header line %q does not start as a report's (version=N.N, ...)", w.buf)
+	}
+	w.depth = Header{Fields: fields}.depth()
 	w.eol()
 	return nil
+}
+
+// appendHeader appends the header line the formatter writes for fields.
+func appendHeader(b []byte, fields []Field) []byte {
+	for _, f := range fields {
+		b = append(b, f.Key...)
+		b = append(b, '=')
+		b = append(b, f.Value...)
+		b = append(b, ", "...)
+	}
+	return b
 }
 
 func (w *Writer) eol() {
@@ -90,26 +115,17 @@ func (w *Writer) eol() {
 }
 
 // Write writes one record. Records of kind KindCall and KindTrace write
-// their argument lines, then their frame lines. Errors, refusals too, are
+// their argument lines, then their frame lines. A record Write refuses
+// leaves the Writer as it was (see Writer); errors, refusals too, are
 // sticky.
 func (w *Writer) Write(r *Record) error {
-	if w.w == nil {
-		return ErrNotOpen
-	}
-	if w.closed {
-		return ErrClosed
-	}
-	if w.err != nil {
-		return w.err
-	}
-	if r == nil {
-		w.err = invalid("nil record")
-		return w.err
+	if err := w.usable(); err != nil {
+		return err
 	}
 	mark := len(w.buf)
 	if err := w.append(r); err != nil {
 		w.buf = w.buf[:mark]
-		w.err = err
+		w.err, w.refused = err, true
 		return err
 	}
 	w.last = r.Kind
@@ -119,9 +135,35 @@ func (w *Writer) Write(r *Record) error {
 	return nil
 }
 
+// Check returns the error Write(r) would return now, without writing r or
+// changing the Writer: nil if Write would accept it, an error wrapping
+// ErrInvalid that says why not otherwise.
+func (w *Writer) Check(r *Record) error {
+	if err := w.usable(); err != nil {
+		return err
+	}
+	mark, tail := len(w.buf), w.tail
+	err := w.append(r)
+	w.buf, w.tail = w.buf[:mark], tail
+	return err
+}
+
+func (w *Writer) usable() error {
+	switch {
+	case w.w == nil:
+		return ErrNotOpen
+	case w.closed:
+		return ErrClosed
+	}
+	return w.err
+}
+
 func hasNL(b []byte) bool { return bytes.IndexByte(b, '\n') >= 0 }
 
 func (w *Writer) append(r *Record) error {
+	if r == nil {
+		return invalid("nil record")
+	}
 	b := w.buf
 	switch r.Kind {
 	case KindBlank:
@@ -188,8 +230,8 @@ func (w *Writer) append(r *Record) error {
 			b = AppendArg(b, a)
 		}
 		for i, f := range c.Frames {
-			if hasNL(f.Verbatim) || hasNL(f.Resolved) || (f.Resolved != nil && (len(f.Resolved) == 0 || f.Resolved[0] == ' ' || f.Resolved[0] == '\t')) {
-				return invalid("frame %#x %q", f.Addr, f.Resolved)
+			if err := checkFrame(&f); err != nil {
+				return err
 			}
 			if r.Kind == KindCall || i > 0 || len(c.Args) > 0 {
 				w.buf = b
@@ -218,24 +260,62 @@ func (w *Writer) append(r *Record) error {
 // it right.
 func checkCall(c *Call) error {
 	if c.Verbatim != nil {
-		if hasNL(c.Verbatim) {
-			return invalid("call line %q", c.Verbatim)
+		var back Call
+		switch parseCall(c.Verbatim, &back) {
+		case okRecord:
+		case wideRecord:
+			return invalid("call line %q: the real reader keeps 32 bits of the index, size and time", c.Verbatim)
+		default:
+			return invalid("call line %q does not read as a call", c.Verbatim)
+		}
+		if !sameCall(&back, c) {
+			return invalid("call line %q does not hold the call's fields (clear Verbatim after changing them)", c.Verbatim)
 		}
 		return nil
 	}
 	switch {
 	case c.Index < 0 || c.Index > maxInt32:
 		return invalid("call index %d: the real reader keeps 32 bits", c.Index)
+	case c.Free && c.Size != 0:
+		return invalid("free of size %d: a free line has no size", c.Size)
 	case !c.Free && (c.Size > maxInt32 || c.Size < -maxInt32-1):
 		return invalid("call size %d: the real reader keeps 32 bits", c.Size)
 	case c.HasTime && (c.Time < 0 || c.Time > maxInt32):
 		return invalid("call time %d ms: the real reader keeps 32 bits", c.Time)
+	case !c.HasTime && c.Time != 0:
+		return invalid("call time %d ms without HasTime: a line without a timestamp has no time", c.Time)
 	}
 	if hasNL(c.Func) || hasNL(c.Type) || bytes.ContainsAny(c.Type, "<>") ||
 		(c.Type != nil && len(c.Type) == 0) || (c.Type == nil && bytes.HasSuffix(c.Func, []byte(">"))) ||
 		(!c.HasTime && c.Context == 0 && len(c.Func) > 1 && c.Func[0] == '@' && isHex(c.Func[1])) ||
 		(!c.HasTime && len(c.Func) > 0 && c.Func[0] == '[' && timeLike(c.Func)) {
 		return invalid("call %q", c.Func)
+	}
+	return nil
+}
+
+// sameCall reports whether a call read back from a line says what c says.
+func sameCall(back, c *Call) bool {
+	return back.Index == c.Index && back.Context == c.Context && back.HasTime == c.HasTime &&
+		back.Time == c.Time && bytes.Equal(back.Func, c.Func) && bytes.Equal(back.Type, c.Type) &&
+		(back.Type == nil) == (c.Type == nil) && back.Free == c.Free && back.Size == c.Size && back.ID == c.ID
+}
+
+// checkFrame checks that a frame line reads back as the same frame.
+func checkFrame(f *Frame) error {
+	if f.Verbatim != nil {
+		var back Frame
+		line := append([]byte{'\t'}, f.Verbatim...)
+		if hasNL(f.Verbatim) || parseFrame(line, &back) != okRecord {
+			return invalid("frame line %q does not read as a frame", f.Verbatim)
+		}
+		if back.Addr != f.Addr || !bytes.Equal(back.Resolved, f.Resolved) || (back.Resolved == nil) != (f.Resolved == nil) {
+			return invalid("frame line %q does not hold the frame's fields (clear Verbatim after changing them)", f.Verbatim)
+		}
+		return nil
+	}
+	if hasNL(f.Resolved) || (f.Resolved != nil && (len(f.Resolved) == 0 || f.Resolved[0] == ' ' || f.Resolved[0] == '\t')) {
+		return invalid("frame %#x %q", f.Addr, f.Resolved)
 	}
 	return nil
 }
@@ -268,7 +348,9 @@ func readsAsComment(t []byte) bool {
 	return true
 }
 
-// Flush writes buffered data to the underlying writer.
+// Flush writes buffered data to the underlying writer. After a refusal
+// it still writes the records accepted before it, and returns the
+// refusal.
 func (w *Writer) Flush() error {
 	if w.w == nil {
 		return ErrNotOpen
@@ -276,18 +358,21 @@ func (w *Writer) Flush() error {
 	if w.closed {
 		return ErrClosed
 	}
-	if len(w.buf) > 0 && w.err == nil {
+	if w.err != nil && !w.refused {
+		return w.err
+	}
+	if len(w.buf) > 0 {
 		_, err := w.w.Write(w.buf)
 		w.buf = w.buf[:0]
 		if err != nil {
-			w.err = err
+			w.err, w.refused = err, false
 		}
 	}
 	return w.err
 }
 
-// Close flushes the report. It does not close the underlying writer; a
-// Write after Close is ErrClosed.
+// Close flushes the report, also after a refusal (see Flush). It does not
+// close the underlying writer; a Write after Close is ErrClosed.
 func (w *Writer) Close() error {
 	if w.w == nil {
 		return ErrNotOpen

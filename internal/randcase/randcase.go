@@ -74,8 +74,8 @@ func (s *Source) Bytes(n int) []byte {
 	return out
 }
 
-// random returns the bytes of random case i: the same on every run.
-func random(i int) []byte {
+// Case returns the bytes of random case i: the same on every run.
+func Case(i int) []byte {
 	r := rand.New(rand.NewPCG(0x7261_6e64, uint64(i)))
 	b := make([]byte, 64+r.IntN(2048))
 	for k := range b {
@@ -88,7 +88,7 @@ func random(i int) []byte {
 // testdata/fuzz/NAME are added by the go command).
 func Seed(f *testing.F, n int) {
 	for i := range n {
-		f.Add(random(i))
+		f.Add(Case(i))
 	}
 }
 
@@ -123,7 +123,7 @@ func Run(t *testing.T, fuzzName string, n int, check func([]byte) string) {
 		}
 	}
 	for i := 0; i < n && failures < 5; i++ {
-		data := random(i)
+		data := Case(i)
 		msg := guarded(check, data)
 		if msg == "" {
 			continue
