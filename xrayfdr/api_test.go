@@ -283,3 +283,51 @@ func TestStrict(t *testing.T) {
 		}
 	}
 }
+
+// TestNilArguments calls every exported function and method with nil and
+// zero arguments: none panics, and those given a nil pointer, interface or
+// function return an error.
+func TestNilArguments(t *testing.T) {
+	data := testutil.ReadFile(t, "testdata/fdr_simple.xray")
+	rd, err := NewBytesReader(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := NewWriter(io.Discard, rd.Header())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := Expand(data, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := rd.Read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	walk := func(*Event) error { return nil }
+	testutil.CheckNilArgs(t, testutil.API{
+		Funcs: map[string]any{
+			"AppendText": AppendText, "Dump": Dump, "DumpVerify": DumpVerify, "Expand": Expand,
+			"Index": Index, "NewBytesReader": NewBytesReader, "NewReader": NewReader,
+			"NewWriter": NewWriter, "Verify": Verify, "Walk": Walk, "WriteYAML": WriteYAML,
+			"WriteYAMLNames": WriteYAMLNames,
+		},
+		Types: []any{
+			new(Action), new(Block), new(Event), new(EventKind), new(FormatError), new(Group),
+			new(Header), new(Kind), new(Reader), new(Record), new(State), new(SyntaxError),
+			new(Trace), new(Verifier), new(Walker), new(Writer),
+		},
+		Open: []any{rd, w, tr},
+		Samples: map[string][]any{
+			"AppendText":     {[]byte(nil), rd.Header().Version, rec},
+			"Dump":           {io.Discard, bytes.NewReader(data)},
+			"DumpVerify":     {io.Discard, data},
+			"Walk":           {data, walk},
+			"WriteYAML":      {io.Discard, tr},
+			"WriteYAMLNames": {io.Discard, tr, func(int32) string { return "" }},
+			"Writer.Write":   {rec},
+		},
+		AllowNil: []string{"FormatError.Unwrap", "SyntaxError.Unwrap"},
+	})
+}

@@ -18,10 +18,18 @@ type FormatError struct {
 }
 
 func (e *FormatError) Error() string {
+	if e == nil {
+		return "<nil>"
+	}
 	return "xrayfdr: offset " + strconv.FormatInt(e.Offset, 10) + ": " + errText(e.Err)
 }
 
-func (e *FormatError) Unwrap() error { return e.Err }
+func (e *FormatError) Unwrap() error {
+	if e == nil {
+		return nil
+	}
+	return e.Err
+}
 
 // errText is err's message without the package prefix, so that an error
 // names the package once.
@@ -88,7 +96,19 @@ type SyntaxError struct {
 }
 
 func (e *SyntaxError) Error() string {
+	if e == nil {
+		return "<nil>"
+	}
 	return "xrayfdr: line " + strconv.Itoa(e.Line) + ": " + errText(e.Err)
 }
 
-func (e *SyntaxError) Unwrap() error { return e.Err }
+func (e *SyntaxError) Unwrap() error {
+	if e == nil {
+		return nil
+	}
+	return e.Err
+}
+
+// errNilFunc is what a function given a nil callback returns: a caller's
+// mistake, not bad input.
+var errNilFunc = errors.New("xrayfdr: nil function argument")

@@ -538,6 +538,9 @@ func (m *runMerge) down(i int) {
 // LLVMRecord formats e as llvm-xray prints a record it cannot account
 // ("{type: 0; cpu: 0; record-type: exit; function-id: 3; ...}").
 func (e *Event) LLVMRecord() string {
+	if e == nil {
+		return "<nil>"
+	}
 	b := make([]byte, 0, 128)
 	b = append(b, "{type: "...)
 	b = strconv.AppendUint(b, uint64(e.RecordType), 10)

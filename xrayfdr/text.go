@@ -8,8 +8,11 @@ import (
 
 // AppendText appends the text llvm-xray fdr-dump prints for rec (without
 // the newline) to dst. version is the log's header version, which decides
-// how a custom event prints.
+// how a custom event prints. A nil rec appends nothing.
 func AppendText(dst []byte, version uint16, rec *Record) []byte {
+	if rec == nil {
+		return dst
+	}
 	switch rec.Kind {
 	case KindFunction:
 		return appendFunctionText(dst, rec.Action, rec.FuncID, uint32(rec.Delta))
@@ -127,6 +130,9 @@ func newDumpReader(r io.Reader, data []byte) (rd *Reader, ok bool, err error) {
 // read so far are written and the *FormatError is returned; its LLVM field
 // holds llvm-xray's message.
 func Dump(w io.Writer, r io.Reader) error {
+	if w == nil {
+		return ErrNotOpen
+	}
 	rd, ok, err := newDumpReader(r, nil)
 	if !ok {
 		return err
@@ -164,6 +170,9 @@ func Dump(w io.Writer, r io.Reader) error {
 // Dump does, and returns the error; when a block fails verification, it
 // stops there and returns the error.
 func DumpVerify(w io.Writer, data []byte) error {
+	if w == nil {
+		return ErrNotOpen
+	}
 	rd, ok, err := newDumpReader(nil, data)
 	if !ok {
 		return err

@@ -57,12 +57,23 @@ type Walker struct {
 
 // Walk walks the log in data as the function Walk does.
 func (w *Walker) Walk(data []byte, fn func(e *Event) error) error {
+	if w == nil {
+		return ErrNotOpen
+	}
+	if fn == nil {
+		return errNilFunc
+	}
 	return w.walk(data, fn)
 }
 
 // Header returns the header of the log last walked (of a YAML trace,
 // what its header section gives).
-func (w *Walker) Header() Header { return w.h }
+func (w *Walker) Header() Header {
+	if w == nil {
+		return Header{}
+	}
+	return w.h
+}
 
 type blockKey struct {
 	b       *Block

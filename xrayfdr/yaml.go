@@ -13,7 +13,7 @@ import (
 // WriteYAML writes events as llvm-xray convert --output-format=yaml
 // --symbolize=false does.
 func WriteYAML(w io.Writer, t *Trace) error {
-	if t == nil {
+	if w == nil || t == nil {
 		return ErrNotOpen
 	}
 	h, evs := t.Header, t.Events
@@ -48,8 +48,11 @@ func WriteYAML(w io.Writer, t *Trace) error {
 // --symbolize does: the function field holds name(id) (for instance
 // instrmap.Map.Name, which spells names as llvm-xray does).
 func WriteYAMLNames(w io.Writer, t *Trace, name func(id int32) string) error {
-	if t == nil {
+	if w == nil || t == nil {
 		return ErrNotOpen
+	}
+	if name == nil {
+		return errNilFunc
 	}
 	tt := *t
 	tt.names = &nameTable{name: name, m: map[int32][]byte{}}

@@ -34,6 +34,9 @@ type CallError struct {
 }
 
 func (e *CallError) Error() string {
+	if e == nil {
+		return "<nil>"
+	}
 	if e.Err == nil {
 		return "xrayfdr: call error"
 	}
@@ -42,7 +45,16 @@ func (e *CallError) Error() string {
 		" at tsc " + strconv.FormatUint(e.Event.TSC, 10) + ": " + trimPkg(e.Err.Error())
 }
 
-func (e *CallError) Unwrap() error { return e.Err }
+func (e *CallError) Unwrap() error {
+	if e == nil {
+		return nil
+	}
+	return e.Err
+}
+
+// errNilFunc is what a function given a nil callback returns: a caller's
+// mistake, not bad input.
+var errNilFunc = errors.New("xrayfdr: nil function argument")
 
 func trimPkg(s string) string {
 	const p = "xrayfdr: "

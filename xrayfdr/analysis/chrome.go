@@ -28,6 +28,9 @@ import (
 // The first TSC and the cycle frequency are in "otherData". names maps
 // function ids to names (see instrmap.Map.Names); ids without one show as "#id".
 func WriteChrome(w io.Writer, t *xrayfdr.Trace, names map[int32]string) error {
+	if w == nil || t == nil {
+		return xrayfdr.ErrNotOpen
+	}
 	h, evs := t.Header, t.Events
 	bw := bufio.NewWriterSize(w, 256<<10)
 	freq := h.CycleFrequency

@@ -47,6 +47,9 @@ type SpanOptions struct {
 // Memory is proportional to the deepest call stack of a thread (and the
 // number of threads).
 func Spans(data []byte, o SpanOptions, fn func(*Span) error) error {
+	if fn == nil {
+		return errNilFunc
+	}
 	type open struct {
 		id    int32
 		tsc   uint64

@@ -42,6 +42,9 @@ func NewNamer(m *Map) *Namer {
 // the demangled symbol of an ELF map, else "@(hex address)" (llvm-xray
 // finds no symbols in a YAML map).
 func (n *Namer) Name(id int32) string {
+	if n == nil {
+		return NewNamer(nil).Name(id)
+	}
 	if s, ok := n.names[id]; ok {
 		return s
 	}
@@ -63,6 +66,9 @@ func (n *Namer) Name(id int32) string {
 // map lacks, else "file:line:column" from DWARF, the file taken from the
 // symbol table for local symbols, "<invalid>:0:0" when nothing says.
 func (n *Namer) Location(id int32) string {
+	if n == nil {
+		return NewNamer(nil).Location(id)
+	}
 	if s, ok := n.locs[id]; ok {
 		return s
 	}

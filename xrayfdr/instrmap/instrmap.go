@@ -364,6 +364,9 @@ var ErrNotMap = errors.New("xrayfdr: not an ELF object or an llvm-xray instrumen
 // line that is not part of such a map is a *SyntaxError (wrapping
 // ErrNotMap on the first line); lines are at most 1 MiB.
 func ReadYAML(r io.Reader) (*Map, error) {
+	if r == nil {
+		return nil, xrayfdr.ErrNotOpen
+	}
 	m := &Map{}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
