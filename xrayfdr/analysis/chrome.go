@@ -1,12 +1,11 @@
 package analysis
 
 import (
-	"bufio"
 	"io"
-	"math/bits"
 	"strconv"
 	"unicode/utf8"
 
+	"github.com/tracefmt/tracefmt/internal/chromejson"
 	"github.com/tracefmt/tracefmt/xrayfdr"
 )
 
@@ -32,7 +31,7 @@ func WriteChrome(w io.Writer, t *xrayfdr.Trace, names map[int32]string) error {
 		return xrayfdr.ErrNotOpen
 	}
 	h, evs := t.Header, t.Events
-	bw := bufio.NewWriterSize(w, 256<<10)
+	cw := chromejson.NewWriter(w)
 	freq := h.CycleFrequency
 	if freq == 0 {
 		freq = 1e9
@@ -51,37 +50,11 @@ func WriteChrome(w io.Writer, t *xrayfdr.Trace, names map[int32]string) error {
 	lastTS := map[thread]uint64{}
 	var order []thread
 	b := make([]byte, 0, 512)
-	first := true
-	emit := func() {
-		if first {
-			first = false
-		} else {
-			bw.WriteString(",\n")
-		}
-		bw.Write(b)
-	}
-	ts := func(b []byte, tsc uint64) []byte {
-		d := tsc - base
-		hi, lo := bits.Mul64(d, 1e6)
-		var q, r uint64
-		if hi < freq {
-			q, r = bits.Div64(hi, lo, freq)
-		} else {
-			q, r = ^uint64(0), 0
-		}
-		b = strconv.AppendUint(b, q, 10)
-		b = append(b, '.')
-		hi, lo = bits.Mul64(r, 1000)
-		frac, _ := bits.Div64(hi, lo, freq)
-		s := strconv.AppendUint(nil, frac, 10)
-		for i := len(s); i < 3; i++ {
-			b = append(b, '0')
-		}
-		return append(b, s...)
-	}
+	emit := func() { cw.Event(b) }
+	ts := func(b []byte, tsc uint64) []byte { return chromejson.AppendMicros(b, tsc-base, freq) }
 	name := func(b []byte, id int32) []byte {
 		if n, ok := names[id]; ok {
-			return appendJSONString(b, []byte(n))
+			return chromejson.AppendString(b, n)
 		}
 		b = append(b, `"#`...)
 		b = strconv.AppendInt(b, int64(id), 10)
@@ -104,7 +77,6 @@ func WriteChrome(w io.Writer, t *xrayfdr.Trace, names map[int32]string) error {
 		b = append(b, '}')
 		emit()
 	}
-	bw.WriteString(`{"traceEvents":[` + "\n")
 	for i := range evs {
 		e := &evs[i]
 		th := thread{e.PID, e.TID}
@@ -155,12 +127,10 @@ func WriteChrome(w io.Writer, t *xrayfdr.Trace, names map[int32]string) error {
 			b = strconv.AppendUint(b, uint64(e.CPU), 10)
 			b = append(b, `,"data":`...)
 			data := t.Data(e)
-			b = appendJSONString(b, data)
+			b = chromejson.AppendString(b, data)
 			if !utf8.Valid(data) {
 				b = append(b, `,"hex":"`...)
-				for _, c := range data {
-					b = append(b, hexLower[c>>4], hexLower[c&15])
-				}
+				b = chromejson.AppendHex(b, data)
 				b = append(b, '"')
 			}
 			b = append(b, "}}"...)
@@ -173,7 +143,7 @@ func WriteChrome(w io.Writer, t *xrayfdr.Trace, names map[int32]string) error {
 			end(th, st[j].id, lastTS[th])
 		}
 	}
-	b = append(b[:0], "\n],\"displayTimeUnit\":\"ns\",\"otherData\":{\"format\":\"xray\",\"version\":"...)
+	b = append(b[:0], ",\"displayTimeUnit\":\"ns\",\"otherData\":{\"format\":\"xray\",\"version\":"...)
 	b = strconv.AppendUint(b, uint64(h.Version), 10)
 	b = append(b, `,"type":`...)
 	b = strconv.AppendUint(b, uint64(h.Type), 10)
@@ -181,41 +151,6 @@ func WriteChrome(w io.Writer, t *xrayfdr.Trace, names map[int32]string) error {
 	b = strconv.AppendUint(b, freq, 10)
 	b = append(b, `,"firstTSC":"`...)
 	b = strconv.AppendUint(b, base, 10)
-	b = append(b, "\"}}\n"...)
-	bw.Write(b)
-	return bw.Flush()
-}
-
-const hexLower = "0123456789abcdef"
-
-// appendJSONString appends s as a JSON string; bytes that are not UTF-8
-// become U+FFFD.
-func appendJSONString(b []byte, s []byte) []byte {
-	b = append(b, '"')
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			switch {
-			case c == '"' || c == '\\':
-				b = append(b, '\\', c)
-			case c < 0x20:
-				b = append(b, '\\', 'u', '0', '0', hexLower[c>>4], hexLower[c&15])
-			default:
-				b = append(b, c)
-			}
-			i++
-			continue
-		}
-		r, n := utf8.DecodeRune(s[i:])
-		if r == utf8.RuneError && n == 1 {
-			b = append(b, `\ufffd`...)
-		} else if r == 0x2028 || r == 0x2029 {
-			b = append(b, `\u202`...)
-			b = append(b, hexLower[r&15])
-		} else {
-			b = append(b, s[i:i+n]...)
-		}
-		i += n
-	}
-	return append(b, '"')
+	b = append(b, "\"}"...)
+	return cw.End(b)
 }
