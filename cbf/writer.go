@@ -455,9 +455,13 @@ func (z *Writer) Flush() error {
 }
 
 // Close finishes a record left open by Begin (as End does), flushes, and
-// makes every later call return ErrClosed. It does not close the
+// makes every later call but Close return ErrClosed; closing again returns
+// nil, or the error that stopped the Writer. It does not close the
 // underlying writer.
 func (z *Writer) Close() error {
+	if z.err == ErrClosed {
+		return nil // closed already
+	}
 	if err := z.ready(); err != nil {
 		return err
 	}

@@ -110,11 +110,14 @@ func TestWriterClose(t *testing.T) {
 	testutil.Diff(t, "closed", []byte{0x02, 0x10, 0x10, 0x00}, buf.Bytes())
 	for name, err := range map[string]error{
 		"Write": w.Write(&Record{Word: Word64}), "Begin": w.Begin(Word64), "WriteFrame": w.WriteFrame(Frame{Kind: PC}),
-		"End": w.End(), "Flush": w.Flush(), "Close": w.Close(),
+		"End": w.End(), "Flush": w.Flush(),
 	} {
 		if err != ErrClosed {
 			t.Errorf("%s after Close: %v", name, err)
 		}
+	}
+	if err := w.Close(); err != nil {
+		t.Errorf("second Close: %v", err)
 	}
 	// Reset opens it again.
 	buf.Reset()

@@ -108,11 +108,13 @@
 // # Limits
 //
 // Reader and TextReader take MaxDataLen (the data of one event; 0 means
-// DefaultMaxDataLen, 1 MiB: the runtime writes at most 1 KiB a string and
-// 64 KiB a batch) and MaxFrames (the frames of one Stack; 0 means
-// DefaultMaxFrames, 16384: the runtime writes at most 128); TextReader
-// also MaxLineLen (0 means DefaultMaxLineLen, room for MaxDataLen bytes
-// quoted). A length or count beyond a limit is ErrTooLarge as soon as it
+// DefaultMaxDataLen, 256 MiB; the runtime writes at most 1 KiB a string
+// and 64 KiB a batch) and MaxFrames (the frames of one Stack; 0 means
+// DefaultMaxFrames, 65,536; the runtime writes at most 128); TextReader
+// also MaxLineLen (0 means DefaultMaxLineLen, 1 MiB, room for a batch's
+// data quoted). The defaults are those of every tracefmt reader, far
+// above what Go writes: a limit bounds the memory of one event, it does
+// not judge the trace (Go's parser does, at 1 KiB and 128). A length or count beyond a limit is ErrTooLarge as soon as it
 // is read; below it, buffers grow only as the input's bytes arrive, so a
 // short input claiming a long event costs nothing.
 //

@@ -11,12 +11,13 @@ import (
 
 // Default limits, used where a reader's limit field is 0.
 const (
-	// DefaultMaxDataLen bounds the data of one event. The runtime writes
-	// at most 1 KiB per string and 64 KiB per experimental batch.
-	DefaultMaxDataLen = 1 << 20
-	// DefaultMaxFrames bounds the frames of one Stack. The runtime writes
-	// at most 128.
-	DefaultMaxFrames = 1 << 14
+	// DefaultMaxDataLen bounds the data of one event, as in every
+	// tracefmt reader. The runtime writes at most 1 KiB per string and
+	// 64 KiB per experimental batch.
+	DefaultMaxDataLen = 256 << 20
+	// DefaultMaxFrames bounds the frames of one Stack, as in every
+	// tracefmt reader. The runtime writes at most 128.
+	DefaultMaxFrames = 1 << 16
 )
 
 // HeaderLen is the length of the binary header, "go 1.NN trace" padded

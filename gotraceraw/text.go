@@ -340,10 +340,14 @@ func (w *TextWriter) Flush() error { return w.flush() }
 
 // Close ends the open batch and, when validating, the generation, and
 // writes all the text. It does not close the underlying writer. Write
-// after Close returns ErrClosed. When the Validator refuses the last
+// after Close returns ErrClosed; closing again returns nil, or the error
+// that stopped the writer. When the Validator refuses the last
 // generation, Close writes the generations before it and returns the
 // refusal.
 func (w *TextWriter) Close() error {
+	if w.closed && w.err == nil {
+		return nil // closed already
+	}
 	if err := w.usable(); err != nil {
 		return err
 	}
@@ -361,9 +365,10 @@ func (w *TextWriter) Close() error {
 	return err
 }
 
-// DefaultMaxLineLen bounds one text line where TextReader.MaxLineLen is 0:
-// room for the quoted form of DefaultMaxDataLen bytes.
-const DefaultMaxLineLen = 4*DefaultMaxDataLen + 64
+// DefaultMaxLineLen bounds one text line where TextReader.MaxLineLen is 0,
+// as in every tracefmt text reader: room for the quoted data of the
+// largest batch the runtime writes (64 KiB).
+const DefaultMaxLineLen = 1 << 20
 
 // TextReader reads the text form of a trace. It reads all Go's TextReader
 // reads, and more: lines of any length up to MaxLineLen (Go's stops at

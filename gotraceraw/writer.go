@@ -413,10 +413,14 @@ func (w *Writer) Flush() error { return w.flush() }
 
 // Close ends the open batch and, when validating, the generation, and
 // writes all the output. It does not close the underlying writer. Write
-// after Close returns ErrClosed. When the Validator refuses the last
+// after Close returns ErrClosed; closing again returns nil, or the error
+// that stopped the writer. When the Validator refuses the last
 // generation, Close writes the generations before it and returns the
 // refusal.
 func (w *Writer) Close() error {
+	if w.closed && w.err == nil {
+		return nil // closed already
+	}
 	if err := w.usable(); err != nil {
 		return err
 	}

@@ -320,7 +320,7 @@ func TestFlushHoldsBatch(t *testing.T) {
 		if err := w.Write(batch(0)); err != ErrClosed {
 			t.Errorf("Write after Close: %v", err)
 		}
-		if err := w.Close(); err != ErrClosed {
+		if err := w.Close(); err != nil {
 			t.Errorf("Close after Close: %v", err)
 		}
 	}

@@ -107,6 +107,9 @@ func TestWriterClose(t *testing.T) {
 	if err := w.Flush(); err != ErrClosed {
 		t.Errorf("Flush after Close: %v", err)
 	}
+	if err := w.Close(); err != nil {
+		t.Errorf("second Close: %v", err)
+	}
 	if out.String() != "version=2.0, \n" {
 		t.Errorf("wrote %q", out.String())
 	}

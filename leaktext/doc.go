@@ -76,7 +76,8 @@
 //
 // Reader.MaxLineLen (default DefaultMaxLineLen, 1 MiB) bounds a line,
 // Reader.MaxFrames (default DefaultMaxFrames, 65536) the frames of one
-// backtrace, MaxArgs the arguments of one call; past them Read returns
+// backtrace, Reader.MaxArgs (default DefaultMaxArgs, 4096) the arguments
+// of one call; past them Read returns
 // ErrTooLarge. The Reader's buffer starts at 64 KiB and grows only as data
 // arrives, to hold the largest record. ReadReport keeps the whole report
 // in memory (about 3 times its text size).

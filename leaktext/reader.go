@@ -16,9 +16,9 @@ const DefaultMaxLineLen = 1 << 20
 // MaxFrames is 0.
 const DefaultMaxFrames = 1 << 16
 
-// MaxArgs is the most argument lines one call may have (sp-rtrace's
-// modules write at most three).
-const MaxArgs = 1 << 12
+// DefaultMaxArgs is the most argument lines one call may have when
+// MaxArgs is 0 (sp-rtrace's modules write at most three).
+const DefaultMaxArgs = 1 << 12
 
 const minRead = 64 << 10
 
@@ -36,6 +36,9 @@ type Reader struct {
 	// MaxFrames is the most frames one backtrace may have; 0 means
 	// DefaultMaxFrames. More is an ErrTooLarge.
 	MaxFrames int
+	// MaxArgs is the most argument lines one call may have; 0 means
+	// DefaultMaxArgs. More is an ErrTooLarge.
+	MaxArgs int
 	// Strict also refuses what sp-rtrace's formatter never writes: lines
 	// that look like a call, an argument or a frame but do not parse
 	// (ErrSyntax, ErrOverflow), argument or frame lines with no call
@@ -231,6 +234,13 @@ func (rd *Reader) maxFrames() int {
 	return DefaultMaxFrames
 }
 
+func (rd *Reader) maxArgs() int {
+	if rd.MaxArgs > 0 {
+		return rd.MaxArgs
+	}
+	return DefaultMaxArgs
+}
+
 // Read returns the next record. At the end of the report it returns
 // io.EOF. The record belongs to the Reader: it and every slice in it are
 // valid until the next call to Read or Reset (Record.Clone keeps one).
@@ -263,7 +273,7 @@ func (rd *Reader) Read() (*Record, error) {
 	// the lines then split into records. One line more than the limits
 	// allow is enough to tell that a record breaks them.
 	if n > 0 && !rd.stopped && (rd.buf[rd.pos] == '\t' || rd.buf[rd.pos]-'0' < 10) {
-		for len(rd.ends)-rd.e0 <= rd.maxFrames()+MaxArgs+1 {
+		for len(rd.ends)-rd.e0 <= rd.maxFrames()+rd.maxArgs()+1 {
 			off := rd.ends[len(rd.ends)-1] + 1 - rd.consumed
 			m, err := rd.lineAt(off)
 			if err != nil || m == 0 || rd.buf[rd.pos+off] != '\t' {
@@ -434,8 +444,8 @@ func (rd *Reader) tail(i int, line []byte, lineNo int) (int, error) {
 			if framesSeen {
 				return i, nil // arguments after frames start a trace record
 			}
-			if len(rd.args) >= MaxArgs {
-				return 0, &SyntaxError{Line: lineNo + i, Err: fmt.Errorf("%w: more than MaxArgs (%d) arguments in one call", ErrTooLarge, MaxArgs)}
+			if len(rd.args) >= rd.maxArgs() {
+				return 0, &SyntaxError{Line: lineNo + i, Err: fmt.Errorf("%w: more than MaxArgs (%d) arguments in one call", ErrTooLarge, rd.maxArgs())}
 			}
 			rd.args = append(rd.args, a)
 			i++

@@ -372,7 +372,8 @@ func (w *Writer) Flush() error {
 }
 
 // Close flushes the report, also after a refusal (see Flush). It does not
-// close the underlying writer; a Write after Close is ErrClosed.
+// close the underlying writer; a Write after Close is ErrClosed; closing
+// again returns nil, or the error that stopped the Writer.
 func (w *Writer) Close() error {
 	if w.w == nil {
 		return ErrNotOpen

@@ -69,8 +69,8 @@ func TestErrorText(t *testing.T) {
 		{&FormatError{Offset: 4096, Err: ErrMetadataKind}, "xrayfdr: offset 4096: bad metadata record kind"},
 		{&FormatError{Offset: 3, Err: io.ErrUnexpectedEOF}, "xrayfdr: offset 3: unexpected EOF"},
 		{&SyntaxError{Line: 2, Err: ErrTooLarge}, "xrayfdr: line 2: size beyond limit"},
-		{&FormatError{Offset: 40, Err: invalid("function id %d does not fit 28 bits", 1<<28)},
-			"xrayfdr: offset 40: invalid record: function id 268435456 does not fit 28 bits"},
+		{invalid("function id %d does not fit 28 bits", 1<<28),
+			"xrayfdr: invalid record: function id 268435456 does not fit 28 bits"},
 	} {
 		if got := c.err.Error(); got != c.want {
 			t.Errorf("got %q, want %q", got, c.want)
@@ -97,6 +97,9 @@ func TestWriterClose(t *testing.T) {
 	}
 	if err := wr.Write(&Record{Kind: KindBufferExtents}); err != ErrClosed {
 		t.Errorf("Write after Close: %v", err)
+	}
+	if err := wr.Close(); err != nil {
+		t.Errorf("second Close: %v", err)
 	}
 	if err := wr.Reset(&out, Header{Version: 5, Type: TypeFDR}); err != nil {
 		t.Errorf("Reset after Close: %v", err)

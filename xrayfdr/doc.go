@@ -102,7 +102,7 @@
 //
 // # Limits
 //
-// Reader.MaxDataLen (0: DefaultMaxDataLen, 16 MiB) bounds an event payload
+// Reader.MaxDataLen (0: DefaultMaxDataLen, 256 MiB) bounds an event payload
 // and Reader.MaxSkip (0: DefaultMaxSkip, 16 MiB) the bytes skipped between
 // buffers; beyond them Read returns ErrTooLarge. A size larger than what
 // the input still holds is a cut (io.ErrUnexpectedEOF) found without

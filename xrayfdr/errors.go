@@ -6,9 +6,8 @@ import (
 	"strings"
 )
 
-// FormatError reports a log that cannot be read, or a record a Writer
-// refuses. Err is one of the sentinels below (possibly wrapped with
-// detail) or io.ErrUnexpectedEOF.
+// FormatError reports a log that cannot be read. Err is one of the
+// sentinels below (possibly wrapped with detail) or io.ErrUnexpectedEOF.
 type FormatError struct {
 	Offset int64 // byte offset of the offending record (or of the cut)
 	Err    error

@@ -11,7 +11,7 @@ import (
 
 // Default limits (see Reader).
 const (
-	DefaultMaxDataLen = 16 << 20
+	DefaultMaxDataLen = 256 << 20
 	DefaultMaxSkip    = 16 << 20
 )
 

@@ -166,9 +166,14 @@ func TestLimits(t *testing.T) {
 	if err := readAll(bytes.NewReader(raw)); !errors.Is(err, io.ErrUnexpectedEOF) {
 		t.Errorf("2 GiB event in a short log: %v", err)
 	}
-	long := append(append([]byte(nil), raw...), make([]byte, DefaultMaxDataLen+1)...)
-	if err := readAll(bytes.NewReader(long)); !errors.Is(err, ErrTooLarge) {
-		t.Errorf("2 GiB event in a long log: %v", err)
+	long := append(append([]byte(nil), raw...), make([]byte, 1<<20+1)...)
+	rd, _ = NewReader(bytes.NewReader(long))
+	rd.MaxDataLen = 1 << 20
+	if _, err := rd.Read(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := rd.Read(); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("2 GiB event in a log longer than MaxDataLen: %v", err)
 	}
 	rd, _ = NewReader(bytes.NewReader(raw))
 	rd.MaxDataLen = 1 << 31

@@ -84,7 +84,7 @@ func (wr *Writer) Reset(w io.Writer, h Header) error {
 	case h.Type == TypeFDR && h.Version >= 1 && h.Version <= 5:
 	case h.Type == TypeBasic && h.Version >= 1 && h.Version <= 3:
 	default:
-		wr.err = &FormatError{Offset: 0, Err: ErrVersion}
+		wr.err = fmt.Errorf("%w: log type %d version %d", ErrVersion, h.Type, h.Version)
 		return wr.err
 	}
 	o := wr.c.order
@@ -104,8 +104,8 @@ func (wr *Writer) Reset(w io.Writer, h Header) error {
 func (wr *Writer) Header() Header { return wr.h }
 
 func (wr *Writer) refuse(err error) error {
-	wr.err = &FormatError{Offset: wr.off + int64(len(wr.buf)), Err: err}
-	return wr.err
+	wr.err = err
+	return err
 }
 
 func (wr *Writer) sticky() error {
@@ -381,8 +381,12 @@ func (wr *Writer) Flush() error {
 
 // Close ends the open thread buffer and writes everything buffered. It
 // does not close the underlying writer. Write after Close returns
-// ErrClosed.
+// ErrClosed; closing again returns nil, or the error that stopped the
+// Writer.
 func (wr *Writer) Close() error {
+	if wr.err == ErrClosed {
+		return nil // closed already
+	}
 	if err := wr.sticky(); err != nil {
 		return err
 	}
