@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"sort"
@@ -8,11 +9,19 @@ import (
 	"github.com/tracefmt/tracefmt/apitrace"
 )
 
+// isAPITrace asks apitrace: a container told by its magic (snappy, gzip,
+// zstd), or, as Brotli has none and apitrace takes everything else for
+// Brotli, a file from whose first bytes a trace header decodes.
 func isAPITrace(head []byte) bool {
 	c, ok := apitrace.Detect(head)
-	// Brotli has no magic: anything else is Brotli to apitrace, so only
-	// the containers with magic bytes are claimed here.
-	return ok && (c == apitrace.Snappy || c == apitrace.Gzip || c == apitrace.Zstd)
+	if !ok {
+		return false
+	}
+	if c != apitrace.Brotli {
+		return true
+	}
+	_, err := apitrace.NewReader(bytes.NewReader(head))
+	return err == nil
 }
 
 // summarizeAPITrace reads every call of an apitrace trace and prints what

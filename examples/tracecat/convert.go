@@ -62,7 +62,7 @@ func convert(cmd *cli.Command, stderr io.Writer, forced *format, file, pprofOut,
 }
 
 func convertOne(r io.Reader, forced *format, pprofOut, profile, timelineOut string) error {
-	br := bufio.NewReaderSize(r, 64<<10)
+	br := bufio.NewReaderSize(r, headLen)
 	head, err := br.Peek(headLen)
 	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
 		return err

@@ -1,25 +1,85 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
+	"errors"
 	"fmt"
 	"io"
-	"regexp"
 	"sort"
 	"strings"
 
 	"github.com/tracefmt/tracefmt/gotraceraw"
 )
 
-var goTraceHeader = regexp.MustCompile(`^go 1\.(\d+) trace\x00*`)
+// isGoTrace asks gotraceraw whether head starts a Go execution trace, or
+// its text form: a header it reads, or one of a version it does not know.
+func isGoTrace(head []byte) bool { return goTraceKind(head) != notGoTrace }
 
-func isGoTrace(head []byte) bool { return goTraceHeader.Match(head[:min(len(head), 16)]) }
+const (
+	notGoTrace = iota
+	goTraceWire
+	goTraceText
+)
+
+func goTraceKind(head []byte) int {
+	_, err := gotraceraw.NewReader(bytes.NewReader(head))
+	if claims(err, gotraceraw.ErrVersion) {
+		return goTraceWire
+	}
+	_, err = gotraceraw.NewTextReader(bytes.NewReader(completeLines(head)))
+	if claims(err, gotraceraw.ErrVersion) {
+		return goTraceText
+	}
+	return notGoTrace
+}
+
+// claims reports whether a reader's error on the first bytes of a file
+// says the file is its format: no error, or errVersion (its header, of a
+// version the package does not read). Every other error, its ErrHeader
+// included, leaves the file to the other formats.
+func claims(err, errVersion error) bool {
+	return err == nil || errors.Is(err, errVersion)
+}
+
+// peek returns r as a buffered reader and its first headLen bytes (fewer
+// for a shorter input).
+func peek(r io.Reader) (*bufio.Reader, []byte, error) {
+	br, ok := r.(*bufio.Reader)
+	if !ok || br.Size() < headLen {
+		br = bufio.NewReaderSize(r, headLen)
+	}
+	head, err := br.Peek(headLen)
+	if err == io.EOF || err == bufio.ErrBufferFull {
+		err = nil
+	}
+	return br, head, err
+}
+
+// completeLines returns head up to its last line end, so that a text
+// reader sees no line cut by the end of what was peeked.
+func completeLines(head []byte) []byte {
+	return head[:bytes.LastIndexByte(head, '\n')+1]
+}
 
 // summarizeGoTrace reads a Go execution trace with gotraceraw and reports
 // its version, its events by type, its generations and batches, and the
 // time it spans, in seconds of the trace clock (ticks / Frequency).
 func summarizeGoTrace(w io.Writer, in io.Reader) error {
-	counted := &byteCounter{r: in}
-	r, err := gotraceraw.NewReader(counted)
+	br, head, err := peek(in)
+	if err != nil {
+		return err
+	}
+	counted := &byteCounter{r: br}
+	var r interface {
+		Read() (*gotraceraw.Event, error)
+		Header() gotraceraw.Header
+	}
+	if goTraceKind(head) == goTraceText {
+		r, err = gotraceraw.NewTextReader(counted)
+	} else {
+		r, err = gotraceraw.NewReader(counted)
+	}
 	if err != nil {
 		return err
 	}
@@ -41,7 +101,11 @@ func summarizeGoTrace(w io.Writer, in io.Reader) error {
 		}
 		timed = true
 	}
-	for ev, err := range r.All() {
+	for {
+		ev, err := r.Read()
+		if err == io.EOF {
+			break
+		}
 		if err != nil {
 			return err
 		}

@@ -9,9 +9,12 @@ import (
 	"github.com/tracefmt/tracefmt/leaktext"
 )
 
+// isLeakText asks leaktext whether head starts a text report (the header
+// line the formatter writes) or is sp-rtrace's binary log, which the
+// summary then names and refuses.
 func isLeakText(head []byte) bool {
-	line, _, _ := bytes.Cut(head, []byte("\n"))
-	return bytes.HasPrefix(line, []byte("version=")) && bytes.Contains(line, []byte(", "))
+	_, err := leaktext.NewReader(bytes.NewReader(head))
+	return claims(err, leaktext.ErrBinary)
 }
 
 // summarizeLeakText reports the traced process, the resource types with

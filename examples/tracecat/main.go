@@ -4,12 +4,18 @@
 //	tracecat [-format F] -pprof OUT.pb.gz [-profile TYPE] FILE
 //	tracecat [-format F] -timeline OUT.json FILE
 //
-// Each file's format is told from its first bytes: apitrace's snappy (`at`)
-// and gzip containers, XRay's 32-byte header, Go's `go 1.NN trace` header,
-// sp-rtrace's `key=value, ...` header line. The Compact Backtrace Format has
-// no magic, so tracecat reads a file as CBF only when asked with -format cbf.
-// A file that does not fit a forced format gets "not a …" instead of a
-// summary. With no files it runs on the small real samples built into it.
+// Each file's format is told from its first 64 KiB by the format's own
+// package, as its reader would tell it: apitrace traces in every container
+// (snappy, gzip and zstd by their magic, Brotli, which has none, when a
+// trace header decodes from it), XRay logs (a header a runtime writes)
+// and llvm-xray's YAML traces and instrumentation maps, Go execution
+// traces and their text form, sp-rtrace text reports (the header line its
+// formatter writes); an sp-rtrace binary log is named and refused, as
+// tracecat reads the text reports only. The Compact Backtrace Format has
+// no magic, so tracecat reads a file as CBF only when asked with -format
+// cbf. Any other file is "not a format tracecat knows"; a file that does
+// not fit a forced format gets "not a …" instead of a summary. With no
+// files it runs on the small real samples built into it.
 //
 // tracecat streams: it reads each file once, front to back, in memory that
 // does not grow with the file (the leak sums of an sp-rtrace report grow
@@ -36,6 +42,7 @@ package main
 import (
 	"bufio"
 	"embed"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -53,22 +60,28 @@ var samples embed.FS
 type format struct {
 	name string
 	noun string // what a file of this format is, after "not "
-	// detect reports whether the first bytes of a file are this format's.
-	// Nil means the format has no magic and is used only when asked for.
+	// detect reports whether the first bytes of a file (headLen, or all
+	// of a shorter file) are this format's, asking its package. Nil means
+	// the format has no magic and is used only when asked for.
 	detect    func(head []byte) bool
 	summarize func(w io.Writer, r io.Reader) error
 }
 
+// formats are tried in this order. apitrace comes last of those detected:
+// Brotli has no magic, so a file is tried as Brotli only when it is no
+// other format.
 var formats = []format{
-	{"apitrace", "an apitrace trace", isAPITrace, summarizeAPITrace},
 	{"xray", "an XRay log", isXRay, summarizeXRay},
 	{"gotrace", "a Go execution trace", isGoTrace, summarizeGoTrace},
 	{"leaktext", "an sp-rtrace text report", isLeakText, summarizeLeakText},
+	{"apitrace", "an apitrace trace", isAPITrace, summarizeAPITrace},
 	{"cbf", "Compact Backtrace Format", nil, summarizeCBF},
 }
 
-// headLen is how many first bytes detection looks at.
-const headLen = 64
+// headLen is how many first bytes detection looks at: enough for every
+// format's header, a Brotli trace's included, and the size of the
+// buffered reader that peeks them.
+const headLen = 64 << 10
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
@@ -155,7 +168,7 @@ func lookup(name string) (*format, bool) {
 	return nil, false
 }
 
-// detect picks the format whose magic the data starts with.
+// detect picks the format whose package takes the first bytes of a file.
 func detect(head []byte) *format {
 	for i := range formats {
 		if f := &formats[i]; f.detect != nil && f.detect(head) {
@@ -172,7 +185,7 @@ func pick(head []byte, forced *format) (*format, error) {
 	switch {
 	case f == nil:
 		if f = detect(head); f == nil {
-			return nil, fmt.Errorf("not a trace tracecat knows (first bytes % x); CBF has no magic: try -format cbf", head[:min(8, len(head))])
+			return nil, errors.New("not a format tracecat knows")
 		}
 	case f.detect != nil && !f.detect(head):
 		return nil, fmt.Errorf("not %s", f.noun)
@@ -183,7 +196,7 @@ func pick(head []byte, forced *format) (*format, error) {
 // summariseOne tells r's format from its first bytes (or takes forced) and
 // writes its summary, reading r once.
 func summariseOne(w io.Writer, name string, r io.Reader, forced *format) error {
-	br := bufio.NewReaderSize(r, 64<<10)
+	br := bufio.NewReaderSize(r, headLen)
 	head, err := br.Peek(headLen)
 	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
 		return err
@@ -193,8 +206,6 @@ func summariseOne(w io.Writer, name string, r io.Reader, forced *format) error {
 		return err
 	}
 	fmt.Fprintf(w, "%s: %s\n", name, f.name)
-	if err := f.summarize(w, br); err != nil {
-		return fmt.Errorf("%s: %w", f.name, err)
-	}
-	return nil
+	// The packages' errors name the package once; no prefix here.
+	return f.summarize(w, br)
 }

@@ -110,7 +110,7 @@ func TestCommandLine(t *testing.T) {
 		{[]string{missing}, 1, "", "tracecat: open " + missing},
 		{[]string{"-format", "xray", text}, 1, "", "tracecat: " + text + ": not an XRay log"},
 		{[]string{"-format", "gotrace", text}, 1, "", "tracecat: " + text + ": not a Go execution trace"},
-		{[]string{cut}, 1, "cut.xray: xray", "tracecat: " + cut + ": xray: "},
+		{[]string{cut}, 1, "cut.xray: xray", "tracecat: " + cut + ": xrayfdr: offset "},
 		{[]string{missing, cut}, 1, "cut.xray: xray", "tracecat: open " + missing},
 		{nil, 0, "tri.trim.trace: apitrace", ""},
 		{[]string{"-format", "cbf"}, 0, "two-backtraces.cbf: cbf", ""},

@@ -1,35 +1,63 @@
 package main
 
 import (
-	"encoding/binary"
+	"bytes"
 	"fmt"
 	"io"
 	"sort"
 
 	"github.com/tracefmt/tracefmt/xrayfdr"
+	"github.com/tracefmt/tracefmt/xrayfdr/instrmap"
 )
 
-// xrayOrder tells the byte order of an XRay log from its version field,
-// which is 1 to 5 in the writer's order.
-func xrayOrder(head []byte) binary.ByteOrder {
-	if len(head) < 32 {
-		return nil
-	}
-	for _, o := range []binary.ByteOrder{binary.LittleEndian, binary.BigEndian} {
-		if v, t := o.Uint16(head), o.Uint16(head[2:]); v >= 1 && v <= 5 && t <= 1 {
-			return o
+// The XRay files tracecat tells apart.
+const (
+	notXRay = iota
+	xrayLog
+	xrayYAMLTrace // llvm-xray convert --output-format=yaml
+	xrayYAMLMap   // llvm-xray extract
+)
+
+// xrayKind asks xrayfdr and instrmap what head starts: a log whose header
+// a runtime writes, or llvm-xray's YAML trace or instrumentation map.
+func xrayKind(head []byte) int {
+	if len(head) >= xrayfdr.HeaderSize {
+		if _, err := xrayfdr.NewBytesReader(head); claims(err, xrayfdr.ErrVersion) {
+			return xrayLog
 		}
 	}
-	return nil
+	lines := completeLines(head)
+	if len(lines) == 0 {
+		return notXRay
+	}
+	if _, err := instrmap.ReadYAML(bytes.NewReader(lines)); err == nil {
+		return xrayYAMLMap
+	}
+	// Walk reads a YAML trace whole; its first lines are one too.
+	if err := xrayfdr.Walk(lines, func(*xrayfdr.Event) error { return nil }); err == nil && bytes.HasPrefix(bytes.TrimLeft(lines, " \t\r\n"), []byte("---")) {
+		return xrayYAMLTrace
+	}
+	return notXRay
 }
 
-func isXRay(head []byte) bool { return xrayOrder(head) != nil }
+func isXRay(head []byte) bool { return xrayKind(head) != notXRay }
 
 // summarizeXRay reads the log with xrayfdr and reports its header, threads,
 // buffers, records by kind and the time the records span (TSCs rebuilt
-// from the deltas as llvm-xray does, per thread buffer).
-func summarizeXRay(w io.Writer, r io.Reader) error {
-	rd, err := xrayfdr.NewReader(r)
+// from the deltas as llvm-xray does, per thread buffer). A YAML trace or
+// instrumentation map gets a summary of its own.
+func summarizeXRay(w io.Writer, in io.Reader) error {
+	br, head, err := peek(in)
+	if err != nil {
+		return err
+	}
+	switch xrayKind(head) {
+	case xrayYAMLTrace:
+		return summarizeXRayYAML(w, br)
+	case xrayYAMLMap:
+		return summarizeXRayMap(w, br)
+	}
+	rd, err := xrayfdr.NewReader(br)
 	if err != nil {
 		return err
 	}
@@ -120,4 +148,70 @@ func summarizeXRay(w io.Writer, r io.Reader) error {
 		fmt.Fprintf(w, "  time span %.6f s (TSC %d to %d)\n", span, lo, hi)
 	}
 	return rerr // the summary stops at the first error
+}
+
+// summarizeXRayYAML reads a YAML trace whole (xrayfdr.Walk reads it so)
+// and reports its header, records by kind, threads and time span.
+func summarizeXRayYAML(w io.Writer, r io.Reader) error {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return err
+	}
+	var wk xrayfdr.Walker
+	kinds := map[string]int{}
+	threads := map[uint32]bool{}
+	var lo, hi uint64
+	n := 0
+	err = wk.Walk(data, func(e *xrayfdr.Event) error {
+		if n == 0 || e.TSC < lo {
+			lo = e.TSC
+		}
+		if n == 0 || e.TSC > hi {
+			hi = e.TSC
+		}
+		n++
+		kinds[e.Kind.String()]++
+		threads[e.TID] = true
+		return nil
+	})
+	h := wk.Header()
+	fmt.Fprintf(w, "  llvm-xray YAML trace: version %d, type %d, constant tsc %v, nonstop tsc %v, cycle frequency %d Hz\n",
+		h.Version, h.Type, h.ConstantTSC(), h.NonstopTSC(), h.CycleFrequency)
+	fmt.Fprintf(w, "  %d records, %d threads\n", n, len(threads))
+	names := make([]string, 0, len(kinds))
+	for k := range kinds {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		fmt.Fprintf(w, "    %-20s %d\n", k, kinds[k])
+	}
+	if n > 0 {
+		span := float64(hi-lo) / float64(max(h.CycleFrequency, 1))
+		fmt.Fprintf(w, "  time span %.6f s (TSC %d to %d)\n", span, lo, hi)
+	}
+	return err
+}
+
+// summarizeXRayMap reads an instrumentation map in llvm-xray extract's
+// YAML and reports its functions and sleds by kind.
+func summarizeXRayMap(w io.Writer, r io.Reader) error {
+	m, err := instrmap.ReadYAML(r)
+	if err != nil {
+		return err
+	}
+	kinds := map[string]int{}
+	for _, s := range m.Sleds {
+		kinds[s.Kind.String()]++
+	}
+	fmt.Fprintf(w, "  llvm-xray instrumentation map: %d functions, %d sleds\n", len(m.Functions), len(m.Sleds))
+	names := make([]string, 0, len(kinds))
+	for k := range kinds {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		fmt.Fprintf(w, "    %-20s %d\n", k, kinds[k])
+	}
+	return nil
 }
