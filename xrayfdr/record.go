@@ -13,6 +13,28 @@ const (
 )
 
 // Header is the 32-byte file header.
+//
+// XRay writes host-endian integers; llvm-xray reads only little-endian
+// logs. The Reader takes a log as big-endian when only that reading of its
+// header makes sense (for FDR, with the metadata flag where a big-endian
+// compiler puts it); the Writer writes Header.BigEndian logs. Big-endian
+// logs are tested by round trips only.
+//
+// What the runtimes write that no spec says:
+//
+//   - LLVM 14's runtime writes FDR version 5 and basic-mode version 3;
+//     versions 1 to 4 come from older runtimes and LLVM's FDRTraceWriter.
+//     Version 2 added BufferExtents and dropped EndOfBuffer; version 3
+//     added Pid; version 4 the CPU of custom events; version 5 made custom
+//     events delta-timed and added typed events.
+//   - Header bytes 16..23 hold the per-thread buffer size; one file holds
+//     the buffers of all threads, in buffer-slot order.
+//   - Metadata padding is uninitialised memory; the LLVM 14 runtime leaves
+//     each typed event's 16-byte marker out of the buffer extents, so the
+//     last 16 bytes of such a buffer are lost (or the log is unreadable,
+//     and the Reader fails as llvm-xray does).
+//   - llvm-xray keeps the BufferExtents count in 32 bits, so a count of
+//     4 GiB or more acts modulo 2^32 (Record.Extents keeps all 64 bits).
 type Header struct {
 	Version uint16 // FDR 1..5 (LLVM 14 writes 5), basic 1..3 (LLVM 14 writes 3)
 	Type    uint16 // TypeBasic or TypeFDR
@@ -25,7 +47,7 @@ type Header struct {
 	// buffer size in the first 8; nothing reads them.
 	FreeForm [16]byte
 	// BigEndian is true for a log written by a big-endian machine
-	// (see the package documentation for how it is detected).
+	// (see Header for how it is detected).
 	BigEndian bool
 }
 
