@@ -14,9 +14,9 @@ import (
 
 // batchRec is one batch of timed events of the generation being read.
 type batchRec struct {
-	time       uint64
-	start, end int   // its events in the arena
-	off        int64 // stream offset of its events (-1: unknown)
+	time uint64
+	data []byte // its events, in a chunk of the generation
+	off  int64  // stream offset of its events (-1: unknown)
 }
 
 // thread is one M's batches, in trace order.
@@ -42,7 +42,8 @@ type generation struct {
 	minTs   uint64
 	first   int64 // offset of its first batch
 	freqSet bool
-	arena   []byte
+	chunks  [][]byte // the batches' bytes; see keep
+	chunk   int      // the chunk being filled
 	batches []batchRec
 	threads []thread
 	mIndex  map[uint64]int
@@ -82,10 +83,13 @@ func (g *generation) reset(gen uint64) {
 	}
 	*g = generation{
 		tab: &tables{gen: gen}, gen: gen, first: -1,
-		arena: g.arena[:0], batches: g.batches[:0], threads: g.threads[:0], mIndex: g.mIndex,
+		chunks: g.chunks, batches: g.batches[:0], threads: g.threads[:0], mIndex: g.mIndex,
 		samples: g.samples[:0], strBytes: g.strBytes[:0], strIDs: g.strIDs[:0], strEnds: g.strEnds[:0],
 		strSeen: g.strSeen, stkIDs: g.stkIDs[:0], stkEnds: g.stkEnds[:0], stkPCs: g.stkPCs[:0],
 		stkSeen: g.stkSeen, pcs: g.pcs, expData: g.expData[:0],
+	}
+	for i := range g.chunks {
+		g.chunks[i] = g.chunks[i][:0]
 	}
 	clear(g.mIndex)
 	clear(g.strSeen)
@@ -143,12 +147,35 @@ func (g *generation) add(b *gotraceraw.Batch, v gotraceraw.Version) error {
 				g.threads = append(g.threads, thread{m: b.M})
 			}
 		}
-		start := len(g.arena)
-		g.arena = append(g.arena, data...)
-		g.batches = append(g.batches, batchRec{time: b.Time, start: start, end: len(g.arena), off: off})
+		g.batches = append(g.batches, batchRec{time: b.Time, data: g.keep(data), off: off})
 		g.threads[i].batches = append(g.threads[i].batches, int32(len(g.batches)-1))
 	}
 	return nil
+}
+
+// chunkSize is the size of the chunks that hold a generation's batches:
+// chunks, rather than one growing slice, so that a large generation is
+// never copied nor left behind as garbage while it grows, and memory
+// stays within a chunk of the generation's size.
+const chunkSize = 1 << 20
+
+// keep copies a batch's events into the generation's chunks.
+func (g *generation) keep(data []byte) []byte {
+	if len(g.chunks) == 0 {
+		g.chunks = append(g.chunks, make([]byte, 0, chunkSize))
+	}
+	c := g.chunks[g.chunk]
+	if len(data) > cap(c)-len(c) {
+		g.chunk++
+		if g.chunk == len(g.chunks) {
+			g.chunks = append(g.chunks, make([]byte, 0, max(chunkSize, len(data))))
+		}
+		c = g.chunks[g.chunk]
+	}
+	start := len(c)
+	c = append(c, data...)
+	g.chunks[g.chunk] = c
+	return c[start:len(c):len(c)]
 }
 
 // headerLen is the length of a batch's header, for the offset of its data.

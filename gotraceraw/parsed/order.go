@@ -130,8 +130,8 @@ type taskState struct {
 // whether an event can come next: it is Go's parser's state machine.
 type ordering struct {
 	v          gotraceraw.Version
-	gs         map[GoID]*gState
-	ps         map[ProcID]*pState
+	gs         index[gState]
+	ps         index[pState]
 	ms         map[ThreadID]*mState
 	tasks      map[TaskID]taskState
 	gcSeq      uint64
@@ -140,23 +140,20 @@ type ordering struct {
 	q          queue
 	free       []*gState // goroutines destroyed, to reuse
 	off        int64     // offset of the event being advanced
+	out        *Event    // where the next event goes, when set (see slot)
 }
 
 func (o *ordering) reset(v gotraceraw.Version) {
-	if o.gs == nil {
-		o.gs = make(map[GoID]*gState)
-		o.ps = make(map[ProcID]*pState)
+	if o.ms == nil {
 		o.ms = make(map[ThreadID]*mState)
 		o.tasks = make(map[TaskID]taskState)
 	}
-	for _, s := range o.gs {
-		o.free = append(o.free, s)
-	}
-	clear(o.gs)
-	clear(o.ps)
+	o.gs.each(func(_ int64, s *gState) { o.free = append(o.free, s) })
+	o.gs.clear()
+	o.ps.clear()
 	clear(o.ms)
 	clear(o.tasks)
-	o.v, o.gcSeq, o.gcState, o.initialGen = v, 0, gcUndetermined, 0
+	o.v, o.gcSeq, o.gcState, o.initialGen, o.out = v, 0, gcUndetermined, 0, nil
 	o.q.reset()
 }
 
@@ -174,8 +171,7 @@ func (o *ordering) newG(status, gen uint64) *gState {
 }
 
 func (o *ordering) deleteG(id GoID) {
-	if s, ok := o.gs[id]; ok {
-		delete(o.gs, id)
+	if s := o.gs.del(int64(id)); s != nil {
 		o.free = append(o.free, s)
 	}
 }
@@ -221,16 +217,32 @@ func check(c schedCtx, r reqs) error {
 	return nil
 }
 
+// slot returns where the next event out of the ordering goes: the
+// caller's Event when it waits for one and the queue is empty, so that
+// the common event is not copied twice; the queue's back otherwise.
+func (o *ordering) slot() *Event {
+	if o.out != nil && o.q.size == 0 {
+		e := o.out
+		o.out = nil
+		return e
+	}
+	return o.q.add()
+}
+
 // push queues ev as it comes out of the ordering, in context c.
-func (o *ordering) push(ev *raw, tab *tables, c schedCtx) {
-	e := o.q.add()
-	*e = Event{Kind: info[ev.typ].kind, Type: ev.typ, Time: ev.time, Goroutine: c.g, Proc: c.p, Thread: c.m, args: ev.args, tab: tab, off: ev.off}
+func (o *ordering) push(ev *raw, tab *tables, c schedCtx) *Event {
+	e := o.slot()
+	// Field by field: a composite literal is built aside, then copied.
+	e.Kind, e.Type, e.Time = info[ev.typ].kind, ev.typ, ev.time
+	e.Goroutine, e.Proc, e.Thread = c.g, c.p, c.m
+	e.args, e.tab, e.name, e.off = ev.args, tab, "", ev.off
+	return e
 }
 
 // pushMade queues an event the ordering makes up (a GoSwitch's parts, a
 // ProcSteal implied by a GoDestroySyscall).
 func (o *ordering) pushMade(typ gotraceraw.EventType, t Time, tab *tables, c schedCtx, args ...uint64) *Event {
-	e := o.q.add()
+	e := o.slot()
 	*e = Event{Kind: info[typ].kind, Type: typ, Time: t, Goroutine: c.g, Proc: c.p, Thread: c.m, tab: tab, off: o.off}
 	copy(e.args[:], args)
 	return e
@@ -241,18 +253,25 @@ func (o *ordering) pushMade(typ gotraceraw.EventType, t Time, tab *tables, c sch
 // ordering makes of it) and returns true. false with no error means
 // another thread's event must come first; an error means the trace is
 // broken.
-func (o *ordering) advance(ev *raw, tab *tables, m ThreadID, gen uint64) (bool, error) {
+//
+// *msp caches thread m's state between calls (nil: not looked up yet).
+func (o *ordering) advance(ev *raw, tab *tables, m ThreadID, gen uint64, msp **mState) (bool, error) {
 	if o.initialGen == 0 {
 		o.initialGen = gen
 	}
 	o.off = ev.off
 	cur := schedCtx{g: NoGoroutine, p: NoProc, m: m}
-	var ms *mState
+	ms := *msp
 	if m != NoThread {
-		ms = o.ms[m]
 		if ms == nil {
-			ms = &mState{g: NoGoroutine, p: NoProc}
-			o.ms[m] = ms
+			// A thread's state is made when its first event is tried,
+			// whether or not it comes next: later events look it up.
+			ms = o.ms[m]
+			if ms == nil {
+				ms = &mState{g: NoGoroutine, p: NoProc}
+				o.ms[m] = ms
+			}
+			*msp = ms
 		}
 		cur.p, cur.g = ms.p, ms.g
 	}
@@ -341,7 +360,7 @@ func (o *ordering) procStatus(ev *raw, tab *tables, gen uint64, c schedCtx) (sch
 		return c, false, wrapf(ErrState, "invalid status for proc %d: %d", pid, status)
 	}
 	old := procStatusState[status]
-	if s, ok := o.ps[pid]; ok {
+	if s := o.ps.get(int64(pid)); s != nil {
 		switch {
 		case status == procSyscallAbandoned && s.status == procSyscall:
 			// Abandoned is a kind of Syscall: nothing is lost when the P
@@ -356,7 +375,7 @@ func (o *ordering) procStatus(ev *raw, tab *tables, gen uint64, c schedCtx) (sch
 		}
 		s.seqGen, s.seq = gen, 0
 	} else {
-		o.ps[pid] = &pState{status: status, seqGen: gen}
+		o.ps.set(int64(pid), &pState{status: status, seqGen: gen})
 		if gen == o.initialGen {
 			old = ProcUndetermined
 		} else {
@@ -389,7 +408,8 @@ func (o *ordering) procStatus(ev *raw, tab *tables, gen uint64, c schedCtx) (sch
 
 func (o *ordering) procStart(ev *raw, tab *tables, gen uint64, c schedCtx) (schedCtx, bool, error) {
 	pid := ProcID(ev.args[0])
-	s, ok := o.ps[pid]
+	s := o.ps.get(int64(pid))
+	ok := s != nil
 	if !ok || s.status != procIdle || !seqNext(gen, ev.args[1], s.seqGen, s.seq) || c.p != NoProc {
 		return c, false, nil // maybe later
 	}
@@ -404,7 +424,8 @@ func (o *ordering) procStart(ev *raw, tab *tables, gen uint64, c schedCtx) (sche
 }
 
 func (o *ordering) procStop(ev *raw, tab *tables, c schedCtx) (schedCtx, bool, error) {
-	s, ok := o.ps[c.p]
+	s := o.ps.get(int64(c.p))
+	ok := s != nil
 	if !ok {
 		return c, false, wrapf(ErrState, "event %s for proc (%v) that doesn't exist", o.name(ev.typ), c.p)
 	}
@@ -423,7 +444,8 @@ func (o *ordering) procStop(ev *raw, tab *tables, c schedCtx) (schedCtx, bool, e
 
 func (o *ordering) procSteal(ev *raw, tab *tables, gen uint64, c schedCtx) (schedCtx, bool, error) {
 	pid := ProcID(ev.args[0])
-	s, ok := o.ps[pid]
+	s := o.ps.get(int64(pid))
+	ok := s != nil
 	if !ok || (s.status != procSyscall && s.status != procSyscallAbandoned) || !seqNext(gen, ev.args[1], s.seqGen, s.seq) {
 		return c, false, nil
 	}
@@ -469,13 +491,13 @@ func (o *ordering) goStatus(ev *raw, tab *tables, gen uint64, c schedCtx) (sched
 		return c, false, wrapf(ErrState, "invalid status for goroutine %d: %d", gid, status)
 	}
 	old := goStatusState[status]
-	if s, ok := o.gs[gid]; ok {
+	if s := o.gs.get(int64(gid)); s != nil {
 		if s.status != status {
 			return c, false, wrapf(ErrState, "inconsistent status for goroutine %d: old %v vs. new %v", gid, goStatusName(s.status), goStatusName(status))
 		}
 		s.seqGen, s.seq = gen, 0
 	} else if gen == o.initialGen {
-		o.gs[gid] = o.newG(status, gen)
+		o.gs.set(int64(gid), o.newG(status, gen))
 		old = GoUndetermined
 	} else {
 		return c, false, wrapf(ErrState, "found goroutine status for new goroutine after the first generation: id=%v status=%v", gid, goStatusName(status))
@@ -518,18 +540,18 @@ func (o *ordering) goCreate(ev *raw, tab *tables, gen uint64, c schedCtx) (sched
 	if err := check(c, reqs{must, must, may}); err != nil {
 		return c, false, err
 	}
-	if s, ok := o.gs[c.g]; ok && s.status != goRunning {
+	if s := o.gs.get(int64(c.g)); s != nil && s.status != goRunning {
 		return c, false, wrapf(ErrState, "%s event for goroutine that's not Running", o.name(ev.typ))
 	}
 	id := GoID(ev.args[0])
-	if _, ok := o.gs[id]; ok {
+	if o.gs.get(int64(id)) != nil {
 		return c, false, wrapf(ErrState, "tried to create goroutine (%v) that already exists", id)
 	}
 	status := uint64(goRunnable)
 	if ev.typ == gotraceraw.EvGoCreateBlocked {
 		status = goWaiting
 	}
-	o.gs[id] = o.newG(status, gen)
+	o.gs.set(int64(id), o.newG(status, gen))
 	o.push(ev, tab, c)
 	return c, true, nil
 }
@@ -537,7 +559,8 @@ func (o *ordering) goCreate(ev *raw, tab *tables, gen uint64, c schedCtx) (sched
 // running returns the state of c's goroutine, which must be running (or
 // in want, for the syscall events).
 func (o *ordering) running(ev *raw, c schedCtx, want uint64) (*gState, error) {
-	s, ok := o.gs[c.g]
+	s := o.gs.get(int64(c.g))
+	ok := s != nil
 	if !ok {
 		return nil, wrapf(ErrState, "event %s for goroutine (%v) that doesn't exist", o.name(ev.typ), c.g)
 	}
@@ -571,7 +594,8 @@ func (o *ordering) goStopExec(ev *raw, tab *tables, c schedCtx) (schedCtx, bool,
 
 func (o *ordering) goStart(ev *raw, tab *tables, gen uint64, c schedCtx) (schedCtx, bool, error) {
 	id := GoID(ev.args[0])
-	s, ok := o.gs[id]
+	s := o.gs.get(int64(id))
+	ok := s != nil
 	if !ok || s.status != goRunnable || !seqNext(gen, ev.args[1], s.seqGen, s.seq) {
 		return c, false, nil
 	}
@@ -586,7 +610,8 @@ func (o *ordering) goStart(ev *raw, tab *tables, gen uint64, c schedCtx) (schedC
 }
 
 func (o *ordering) goUnblock(ev *raw, tab *tables, gen uint64, c schedCtx) (schedCtx, bool, error) {
-	s, ok := o.gs[GoID(ev.args[0])]
+	s := o.gs.get(int64(ev.args[0]))
+	ok := s != nil
 	if !ok || s.status != goWaiting || !seqNext(gen, ev.args[1], s.seqGen, s.seq) {
 		return c, false, nil
 	}
@@ -607,7 +632,8 @@ func (o *ordering) goSwitch(ev *raw, tab *tables, gen uint64, c schedCtx) (sched
 		return c, false, err
 	}
 	nextID := GoID(ev.args[0])
-	ns, ok := o.gs[nextID]
+	ns := o.gs.get(int64(nextID))
+	ok := ns != nil
 	if !ok || ns.status != goWaiting || !seqNext(gen, ev.args[1], ns.seqGen, ns.seq) {
 		return c, false, nil
 	}
@@ -638,7 +664,8 @@ func (o *ordering) syscallBegin(ev *raw, tab *tables, gen uint64, c schedCtx) (s
 		return c, false, err
 	}
 	s.status = goSyscall
-	ps, ok := o.ps[c.p]
+	ps := o.ps.get(int64(c.p))
+	ok := ps != nil
 	if !ok {
 		return c, false, wrapf(ErrState, "uninitialized proc %d found during %s", c.p, o.name(ev.typ))
 	}
@@ -662,7 +689,8 @@ func (o *ordering) syscallEnd(ev *raw, tab *tables, c schedCtx) (schedCtx, bool,
 		return c, false, err
 	}
 	s.status = goRunning
-	ps, ok := o.ps[c.p]
+	ps := o.ps.get(int64(c.p))
+	ok := ps != nil
 	if !ok {
 		return c, false, wrapf(ErrState, "uninitialized proc %d found during %s", c.p, o.name(ev.typ))
 	}
@@ -678,7 +706,8 @@ func (o *ordering) syscallEndBlocked(ev *raw, tab *tables, c schedCtx) (schedCtx
 	// It waits for its thread to lose the P it had in the syscall (to a
 	// ProcStop or a ProcSteal); another P taken since is fine.
 	if c.p != NoProc {
-		ps, ok := o.ps[c.p]
+		ps := o.ps.get(int64(c.p))
+		ok := ps != nil
 		if !ok {
 			return c, false, wrapf(ErrState, "uninitialized proc %d found during %s", c.p, o.name(ev.typ))
 		}
@@ -706,10 +735,10 @@ func (o *ordering) goCreateSyscall(ev *raw, tab *tables, gen uint64, c schedCtx)
 		return c, false, err
 	}
 	id := GoID(ev.args[0])
-	if _, ok := o.gs[id]; ok {
+	if o.gs.get(int64(id)) != nil {
 		return c, false, wrapf(ErrState, "tried to create goroutine (%v) in syscall that already exists", id)
 	}
-	o.gs[id] = o.newG(goSyscall, gen)
+	o.gs.set(int64(id), o.newG(goSyscall, gen))
 	next := c
 	next.g = id
 	o.push(ev, tab, c)
@@ -722,7 +751,8 @@ func (o *ordering) goDestroySyscall(ev *raw, tab *tables, c schedCtx) (schedCtx,
 	if err := check(c, reqs{must, may, must}); err != nil {
 		return c, false, err
 	}
-	s, ok := o.gs[c.g]
+	s := o.gs.get(int64(c.g))
+	ok := s != nil
 	if !ok {
 		return c, false, wrapf(ErrState, "event %s for goroutine (%v) that doesn't exist", o.name(ev.typ), c.g)
 	}
@@ -733,7 +763,8 @@ func (o *ordering) goDestroySyscall(ev *raw, tab *tables, c schedCtx) (schedCtx,
 	next := c
 	next.g = NoGoroutine
 	if c.p != NoProc {
-		ps, ok := o.ps[c.p]
+		ps := o.ps.get(int64(c.p))
+		ok := ps != nil
 		if !ok {
 			return c, false, wrapf(ErrState, "found invalid proc %d during %s", c.p, o.name(ev.typ))
 		}
@@ -789,8 +820,7 @@ func (o *ordering) taskEnd(ev *raw, tab *tables, c schedCtx) (schedCtx, bool, er
 	if err := check(c, userGo); err != nil {
 		return c, false, err
 	}
-	o.push(ev, tab, c)
-	o.q.last().name = name
+	o.push(ev, tab, c).name = name
 	return c, true, nil
 }
 
@@ -802,8 +832,8 @@ func (o *ordering) regionBeginEnd(ev *raw, tab *tables, c schedCtx) (schedCtx, b
 	if !ok {
 		return c, false, wrapf(ErrTable, "invalid string ID %v for %v event", ev.args[1], ev.typ)
 	}
-	s, ok := o.gs[c.g]
-	if !ok {
+	s := o.gs.get(int64(c.g))
+	if s == nil {
 		return c, false, wrapf(ErrState, "encountered %s without known state for current goroutine %d", evName(ev.typ), c.g)
 	}
 	r := region{task: ev.args[0], name: name}
@@ -908,7 +938,7 @@ func (o *ordering) sweepBegin(ev *raw, tab *tables, c schedCtx) (schedCtx, bool,
 	if err := check(c, reqs{must, must, may}); err != nil {
 		return c, false, err
 	}
-	if err := o.ps[c.p].ranges.begin(rangeOf(ev.typ, 0)); err != nil {
+	if err := o.ps.get(int64(c.p)).ranges.begin(rangeOf(ev.typ, 0)); err != nil {
 		return c, false, err
 	}
 	o.push(ev, tab, c)
@@ -917,7 +947,8 @@ func (o *ordering) sweepBegin(ev *raw, tab *tables, c schedCtx) (schedCtx, bool,
 
 func (o *ordering) sweepActive(ev *raw, tab *tables, gen uint64, c schedCtx) (schedCtx, bool, error) {
 	pid := ProcID(ev.args[0])
-	ps, ok := o.ps[pid]
+	ps := o.ps.get(int64(pid))
+	ok := ps != nil
 	if !ok {
 		return c, false, wrapf(ErrState, "encountered GCSweepActive for unknown proc %d", pid)
 	}
@@ -932,7 +963,7 @@ func (o *ordering) sweepEnd(ev *raw, tab *tables, c schedCtx) (schedCtx, bool, e
 	if err := check(c, reqs{must, must, may}); err != nil {
 		return c, false, err
 	}
-	if _, err := o.ps[c.p].ranges.end(ev.typ); err != nil {
+	if _, err := o.ps.get(int64(c.p)).ranges.end(ev.typ); err != nil {
 		return c, false, err
 	}
 	o.push(ev, tab, c)
@@ -947,7 +978,8 @@ func (o *ordering) goRangeBegin(ev *raw, tab *tables, c schedCtx) (schedCtx, boo
 	if ev.typ == gotraceraw.EvSTWBegin {
 		desc = ev.args[0]
 	}
-	s, ok := o.gs[c.g]
+	s := o.gs.get(int64(c.g))
+	ok := s != nil
 	if !ok {
 		return c, false, wrapf(ErrState, "encountered event of type %d without known state for current goroutine %d", ev.typ, c.g)
 	}
@@ -961,7 +993,8 @@ func (o *ordering) goRangeBegin(ev *raw, tab *tables, c schedCtx) (schedCtx, boo
 func (o *ordering) goRangeActive(ev *raw, tab *tables, gen uint64, c schedCtx) (schedCtx, bool, error) {
 	// Like a status, about a goroutine that need not be running here.
 	id := GoID(ev.args[0])
-	s, ok := o.gs[id]
+	s := o.gs.get(int64(id))
+	ok := s != nil
 	if !ok {
 		return c, false, wrapf(ErrState, "uninitialized goroutine %d found during %s", id, o.name(ev.typ))
 	}
@@ -976,7 +1009,8 @@ func (o *ordering) goRangeEnd(ev *raw, tab *tables, c schedCtx) (schedCtx, bool,
 	if err := check(c, userGo); err != nil {
 		return c, false, err
 	}
-	s, ok := o.gs[c.g]
+	s := o.gs.get(int64(c.g))
+	ok := s != nil
 	if !ok {
 		return c, false, wrapf(ErrState, "encountered event of type %d without known state for current goroutine %d", ev.typ, c.g)
 	}
@@ -1016,8 +1050,6 @@ func (q *queue) add() *Event {
 	q.size++
 	return e
 }
-
-func (q *queue) last() *Event { return &q.buf[(q.head+q.size-1)%len(q.buf)] }
 
 // pop moves the oldest event into dst.
 func (q *queue) pop(dst *Event) bool {

@@ -182,7 +182,6 @@ func (s *stream) next(src batchSource, e *Event) error {
 // checkIDs checks that the event's string and stack IDs are in its
 // generation's tables.
 func (s *stream) checkIDs(e *Event) error {
-	ti := &info[e.Type]
 	if e.Type == gotraceraw.EvCPUSample {
 		// Go's parser misses this one, and then fails printing the
 		// sample: a sample's stack must exist too.
@@ -191,14 +190,21 @@ func (s *stream) checkIDs(e *Event) error {
 		}
 		return nil
 	}
-	for _, i := range ti.stacks {
-		if _, ok := e.tab.stacks.get(e.args[i]); !ok {
-			return s.eventErr(e, ErrTable, "found invalid stack ID %d for event %s", e.args[i], e.Type)
+	ti := &info[e.Type]
+	for _, r := range ti.ids[:ti.nids] {
+		id := e.args[r&idIndex]
+		ok := true
+		if r&idStack != 0 {
+			_, ok = e.tab.stacks.get(id)
+		} else {
+			_, ok = e.tab.strs.get(id)
 		}
-	}
-	for _, i := range ti.strs {
-		if _, ok := e.tab.strs.get(e.args[i]); !ok {
-			return s.eventErr(e, ErrTable, "found invalid string ID %d for event %s", e.args[i], e.Type)
+		if !ok {
+			what := "string"
+			if r&idStack != 0 {
+				what = "stack"
+			}
+			return s.eventErr(e, ErrTable, "found invalid %s ID %d for event %s", what, id, e.Type)
 		}
 	}
 	return nil
@@ -252,6 +258,7 @@ func (s *stream) order(src batchSource, e *Event) error {
 		s.samples = s.samples[1:]
 		return nil
 	}
+	s.o.out = e // the first event advanced goes straight to e
 	ok, err := s.tryAdvance(0)
 	if err != nil {
 		return err
@@ -270,6 +277,10 @@ func (s *stream) order(src batchSource, e *Event) error {
 			return s.stuck()
 		}
 	}
+	if s.o.out == nil {
+		return nil // in e already
+	}
+	s.o.out = nil
 	if !s.o.q.pop(e) {
 		return errors.New("parsed: internal error: an event advanced but none is queued")
 	}
@@ -279,7 +290,7 @@ func (s *stream) order(src batchSource, e *Event) error {
 // tryAdvance advances thread i of the frontier if its event can come next.
 func (s *stream) tryAdvance(i int) (bool, error) {
 	c := s.frontier[i]
-	ok, err := s.o.advance(&c.ev, s.gen.tab, c.m, s.gen.gen)
+	ok, err := s.o.advance(&c.ev, s.gen.tab, c.m, s.gen.gen, &c.ms)
 	if err != nil {
 		return false, &FormatError{Offset: c.ev.off, Gen: s.gen.gen, M: c.m, Err: err}
 	}
@@ -325,23 +336,19 @@ func (s *stream) stuck() error {
 // (Go's order is its maps').
 func (o *ordering) dump() string {
 	var b strings.Builder
-	gids := make([]GoID, 0, len(o.gs))
-	for id := range o.gs {
-		gids = append(gids, id)
-	}
-	sort.Slice(gids, func(i, j int) bool { return gids[i] < gids[j] })
-	for _, id := range gids {
-		s := o.gs[id]
+	var ids []int64
+	o.gs.each(func(id int64, _ *gState) { ids = append(ids, id) })
+	slices.Sort(ids)
+	for _, id := range ids {
+		s := o.gs.get(id)
 		fmt.Fprintf(&b, "G %d [status=%s seq=%d (gen=%d)]\n", id, goStatusName(s.status), s.seq, s.seqGen)
 	}
 	b.WriteString("\n")
-	pids := make([]ProcID, 0, len(o.ps))
-	for id := range o.ps {
-		pids = append(pids, id)
-	}
-	sort.Slice(pids, func(i, j int) bool { return pids[i] < pids[j] })
-	for _, id := range pids {
-		s := o.ps[id]
+	ids = ids[:0]
+	o.ps.each(func(id int64, _ *pState) { ids = append(ids, id) })
+	slices.Sort(ids)
+	for _, id := range ids {
+		s := o.ps.get(id)
 		fmt.Fprintf(&b, "P %d [status=%s seq=%d (gen=%d)]\n", id, procStatusName(s.status), s.seq, s.seqGen)
 	}
 	b.WriteString("\n")
@@ -570,6 +577,7 @@ func (s *stream) readGenerationWithSpill(src batchSource) (bool, error) {
 // cursor reads one thread's events across its batches.
 type cursor struct {
 	m       ThreadID
+	ms      *mState // the thread's state, once looked up
 	batches []int32
 	idx     int // current batch
 	off     int // next byte, relative to the batch's start
@@ -585,7 +593,7 @@ func (c *cursor) next(g *generation) (bool, error) {
 			return false, nil
 		}
 		b = &g.batches[c.batches[c.idx]]
-		if b.start+c.off < b.end {
+		if c.off < len(b.data) {
 			break
 		}
 		// Empty or finished: the next batch starts from its own time.
@@ -596,9 +604,8 @@ func (c *cursor) next(g *generation) (bool, error) {
 	if c.lastTs == 0 {
 		c.lastTs = g.tab.ns(b.time)
 	}
-	data := g.arena[b.start+c.off : b.end]
 	c.ev.off = b.off + int64(c.off)
-	n, dt, err := c.decode(data)
+	n, dt, err := decode(b.data[c.off:], &c.ev)
 	if err != nil {
 		return false, &FormatError{Offset: c.ev.off, Gen: g.gen, M: c.m, Err: err}
 	}
@@ -609,28 +616,40 @@ func (c *cursor) next(g *generation) (bool, error) {
 }
 
 // decode reads a timed event from the start of data, which holds at
-// least one byte, into c.ev; it returns its length and time delta.
-func (c *cursor) decode(data []byte) (int, uint64, error) {
+// least one byte, into ev; it returns its length and time delta.
+func decode(data []byte, ev *raw) (int, uint64, error) {
 	t := gotraceraw.EventType(data[0])
 	ti := &info[t]
-	if !ti.known {
-		return 0, 0, wrapf(ErrEvent, "found invalid event type: %d", t)
-	}
 	if !ti.timed {
+		if !ti.known {
+			return 0, 0, wrapf(ErrEvent, "found invalid event type: %d", t)
+		}
 		return 0, 0, wrapf(ErrEvent, "found event without a timestamp: type=%d", t)
 	}
-	c.ev.typ = t
-	dt, n := varint.Consume(data[1:])
-	if n <= 0 {
-		return 0, 0, wrapf(ErrEvent, "found invalid uvarint for timestamp")
+	ev.typ = t
+	var dt uint64
+	p := 1
+	if len(data) > 1 && data[1] < 0x80 {
+		dt, p = uint64(data[1]), 2
+	} else {
+		v, n := varint.Consume(data[1:])
+		if n <= 0 {
+			return 0, 0, wrapf(ErrEvent, "found invalid uvarint for timestamp")
+		}
+		dt, p = v, 1+n
 	}
-	p := 1 + n
-	for i := 0; i < int(ti.nargs); i++ {
+	args := ev.args[:ti.nargs]
+	for i := range args {
+		if p < len(data) && data[p] < 0x80 {
+			args[i] = uint64(data[p])
+			p++
+			continue
+		}
 		v, n := varint.Consume(data[p:])
 		if n <= 0 {
 			return 0, 0, wrapf(ErrEvent, "found invalid uvarint")
 		}
-		c.ev.args[i] = v
+		args[i] = v
 		p += n
 	}
 	return p, dt, nil

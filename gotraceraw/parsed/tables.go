@@ -10,15 +10,22 @@ import (
 // the events of every version with the newest table, so this one is built
 // from Go126's.
 type typeInfo struct {
-	known  bool // a type of the table (Go's parser: below 137)
-	timed  bool
-	nargs  uint8 // arguments after dt
-	kind   Kind
-	stack  int8    // index in args of the event's own stack, or -1
-	stacks []uint8 // indexes in args of every stack ID
-	strs   []uint8 // indexes in args of every string ID
-	start  gotraceraw.EventType
+	known bool // a type of the table (Go's parser: below 137)
+	timed bool
+	nargs uint8 // arguments after dt
+	kind  Kind
+	stack int8 // index in args of the event's own stack, or -1
+	start gotraceraw.EventType
+	// ids are the stack IDs then the string IDs to check, as Go's
+	// parser checks them: an index in args, with idStack for a stack.
+	ids  [3]uint8
+	nids uint8
 }
+
+const (
+	idIndex = 0x7f
+	idStack = 0x80
+)
 
 var info = func() (t [256]typeInfo) {
 	kinds := map[gotraceraw.EventType]Kind{
@@ -69,10 +76,12 @@ var info = func() (t [256]typeInfo) {
 				if j == 0 {
 					ti.stack = int8(a - 1)
 				}
-				ti.stacks = append(ti.stacks, uint8(a-1))
+				ti.ids[ti.nids] = uint8(a-1) | idStack
+				ti.nids++
 			}
 			for _, a := range spec.StringArgs {
-				ti.strs = append(ti.strs, uint8(a-1))
+				ti.ids[ti.nids] = uint8(a - 1)
+				ti.nids++
 			}
 		}
 	}
