@@ -51,20 +51,8 @@
 // # Writing
 //
 // The Writer writes each record as lines that read back as the same
-// record, and refuses (ErrInvalid, the message naming the rule) what would
-// read back differently or what the real reader would misread: a header
-// line that does not start "version=N.N" (no reader takes it for a
-// report), a header key or value holding "," or a line end, an empty
-// header value before other fields; a comment that would parse as a
-// record; frames that would join the call before them; a backtrace deeper
-// than the header's "backtrace depth"; an index, size or time beyond 32
-// bits; a free with a size or a time without HasTime (their lines have no
-// place for them); a memory map path, resource type, attachment or
-// argument name that is not one word, or any field holding a line end; a
-// Verbatim line (header, call or frame) that does not read back as the
-// record's fields, because they were changed after it was read or it is
-// no such line at all. It keeps a call's index as given: the real tools
-// keep a call's number through filtering, so gaps are normal.
+// record and refuses (ErrInvalid, the message naming the rule) what would
+// read back differently or what the real reader would misread (see Writer).
 //
 // A refused record leaves the Writer as it was: nothing of it is
 // buffered, and Flush and Close still write every record accepted before
@@ -105,49 +93,7 @@
 // ends in "\r\n" every line must (else ErrLineEnding) and Writer ends
 // lines so (Header.CRLF); in an LF report a "\r" is line content.
 //
-// # Where we differ from sp-rtrace's reader
-//
-// We keep what its text parser (sp-rtrace HEAD, shared by
-// sp-rtrace-postproc) loses:
-//
-//   - An empty header value ("process=, ", which the formatter writes
-//     for a process without a name) stops its header parse: pid, backtrace
-//     depth and origin are lost. We read every field.
-//   - A resource description holding ")" ("fd (file descriptor (see
-//     open(2)))") is cut at its first ")" and the type's flags are lost
-//     (a refcounted type is then counted as plain). We keep both.
-//   - An argument value or attachment path with spaces ("fe80::1%eth0
-//     port 22", "/tmp/my file") keeps only its first word; an empty
-//     argument value ("$path = ", what the file module writes for a socket
-//     without a path) is a comment, and the call's backtrace is then lost.
-//     We keep whole values, empty ones too.
-//   - It splits lines longer than 4095 bytes into stray comments; we read
-//     them whole (up to MaxLineLen).
-//
-// # Where we differ from sp-rtrace-postproc
-//
-// PostProcess writes what sp-rtrace-postproc (HEAD cb26c5e) writes for a
-// text input, byte for byte on the real pairs in our tests, but for the
-// reader's losses above and these defects of the tool:
-//
-//   - Per-type leak sums of multi-type reports: it stores the sums of the
-//     n-th type at n-1 but reads them at ffs(n)-1, so the third type
-//     prints the first type's sums. We print each type's own.
-//   - Context names: reading text, it prints "@ 0 : (null)" for every
-//     context; we print the entries as read.
-//   - The header time: it re-reads it through mktime with tm_isdst set
-//     from the zone, which can move it by an hour; we print it as read. A
-//     protocol 1.0 "time=" is written as "timestamp=".
-//
-// Followed as the tool does: the version is written as "2.0"; unknown
-// header keys are dropped; "filter" keeps "leaks" and "resolve" and adds
-// "compress" for -c; temporary comments are dropped; persistent comments
-// are written before the first call whose index exceeds that of the call
-// they followed (Options.BinaryOrder writes the leading ones after the
-// header, as the tool does for a binary log); calls are sorted by
-// timestamp then index; groups that tie come in the order of the tool's
-// backtrace hash table; -b trims printed frames but groups stay keyed by
-// the whole backtrace; a single remaining resource type is registered as
-// "<1>" and not named on calls; lines end in LF. Not done: -r (resolving
-// needs the ELF files), --include and --exclude.
+// Where the Reader keeps what sp-rtrace's reader loses is listed on
+// Reader, where PostProcess differs from sp-rtrace-postproc on
+// PostProcess.
 package leaktext

@@ -27,6 +27,23 @@ const binaryHandshake = 0xf0
 
 // Reader reads the records of a report one at a time.
 //
+// Where the Reader differs from sp-rtrace's reader: it keeps what its text
+// parser (sp-rtrace HEAD, shared by sp-rtrace-postproc) loses.
+//
+//   - An empty header value ("process=, ", which the formatter writes
+//     for a process without a name) stops its header parse: pid, backtrace
+//     depth and origin are lost. We read every field.
+//   - A resource description holding ")" ("fd (file descriptor (see
+//     open(2)))") is cut at its first ")" and the type's flags are lost
+//     (a refcounted type is then counted as plain). We keep both.
+//   - An argument value or attachment path with spaces ("fe80::1%eth0
+//     port 22", "/tmp/my file") keeps only its first word; an empty
+//     argument value ("$path = ", what the file module writes for a socket
+//     without a path) is a comment, and the call's backtrace is then lost.
+//     We keep whole values, empty ones too.
+//   - It splits lines longer than 4095 bytes into stray comments; we read
+//     them whole (up to MaxLineLen).
+//
 // A zero Reader is usable after Reset; before that every method returns
 // ErrNotOpen. Set the fields before the first Read.
 type Reader struct {

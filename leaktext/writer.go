@@ -9,9 +9,22 @@ import (
 )
 
 // Writer writes a report: the header line, then records, each as lines
-// that read back as the same record. It refuses (ErrInvalid) a record
-// whose lines would read back differently, or that the real reader would
-// misread; the package documentation lists the rules.
+// that read back as the same record.
+//
+// It refuses (ErrInvalid, the message naming the rule) what would
+// read back differently or what the real reader would misread: a header
+// line that does not start "version=N.N" (no reader takes it for a
+// report), a header key or value holding "," or a line end, an empty
+// header value before other fields; a comment that would parse as a
+// record; frames that would join the call before them; a backtrace deeper
+// than the header's "backtrace depth"; an index, size or time beyond 32
+// bits; a free with a size or a time without HasTime (their lines have no
+// place for them); a memory map path, resource type, attachment or
+// argument name that is not one word, or any field holding a line end; a
+// Verbatim line (header, call or frame) that does not read back as the
+// record's fields, because they were changed after it was read or it is
+// no such line at all. It keeps a call's index as given: the real tools
+// keep a call's number through filtering, so gaps are normal.
 //
 // A refused record leaves the Writer as it was: nothing of it is
 // buffered, and Flush and Close still write every record accepted before
