@@ -43,7 +43,17 @@
 // back as given is refused with an error wrapping ErrInvalid: an address
 // wider than the word, a word size other than 16, 32 or 64, an omit or
 // repeat count of 0 or beyond 63 bits, a Repeat with no frame before it,
-// a frame after Truncated, an unknown kind.
+// a frame after Truncated, an unknown kind, and a record a Reader would not
+// collect whole with its default limit: more than DefaultMaxFrames frames
+// once runs are written as rep instructions (a run of more than about
+// 2^41 copies takes more).
+//
+// A refusal drops the record it happened in, whole, whether given to
+// Write or frame by frame, and nothing else: Flush and Close still write
+// every record finished before it (by End, or by a Truncated frame), then
+// return the refusal, which sticks. Writer.Check applies the rules to a
+// record without writing it; Append leaves its buffer as it was when it
+// refuses.
 //
 // Round trips are byte-exact for everything Swift writes. Hand-made data
 // decodes but re-encodes canonically: an absolute first frame or padded

@@ -111,6 +111,7 @@ var (
 	errOrder     = errors.New("cbf: frame after Truncated")
 	errLong      = errors.New("cbf: longer than the format or Swift's decoder takes")
 	errNilRecord = errors.New("cbf: nil record")
+	errFrames    = errors.New("cbf: more frames than a Reader collects into a record (DefaultMaxFrames)")
 
 	invalidWord     = &invalidError{ErrWordSize}
 	invalidAddr     = &invalidError{errAddr}
@@ -123,6 +124,7 @@ var (
 	invalidRange    = &invalidError{ErrRange}
 	invalidUTF8     = &invalidError{ErrUTF8}
 	invalidLong     = &invalidError{errLong}
+	invalidFrames   = &invalidError{errFrames}
 )
 
 // headerError is how a Reader refuses a stream whose first info byte is

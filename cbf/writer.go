@@ -25,6 +25,7 @@ type encoder struct {
 	prev    Frame
 	hasPrev bool
 	run     uint64
+	n       int // frames a Reader reads back from the instructions written so far
 }
 
 const (
@@ -65,6 +66,9 @@ func (e *encoder) frame(dst []byte, f Frame) ([]byte, error) {
 		if e.run > 0 {
 			dst = e.flush(dst)
 		}
+		if err := e.more(1); err != nil {
+			return dst, err
+		}
 		e.prev, e.hasPrev = f, true
 		return e.addr(dst, f.Kind, f.Addr), nil
 	}
@@ -87,10 +91,16 @@ func (e *encoder) frame(dst []byte, f Frame) ([]byte, error) {
 		if f.Count > math.MaxInt64-e.run {
 			return dst, invalidOverflow
 		}
+		if err := e.fits(e.run + f.Count); err != nil {
+			return dst, err
+		}
 		e.run += f.Count
 		return dst, nil
 	case Truncated:
 		dst = e.flush(dst)
+		if err := e.more(1); err != nil {
+			return dst, err
+		}
 		e.state = encTrunc
 		return append(dst, opTrunc), nil
 	default:
@@ -102,6 +112,9 @@ func (e *encoder) frame(dst []byte, f Frame) ([]byte, error) {
 		return dst, e.repeat()
 	}
 	dst = e.flush(dst)
+	if err := e.more(1); err != nil {
+		return dst, err
+	}
 	e.prev, e.hasPrev = f, true
 	if f.Count <= 31 {
 		op, _ := omitLayout.Pack(1, 0, f.Count-1)
@@ -124,7 +137,33 @@ func (e *encoder) repeat() error {
 	if e.run == math.MaxInt64 {
 		return invalidOverflow
 	}
+	if err := e.fits(e.run + 1); err != nil {
+		return err
+	}
 	e.run++
+	return nil
+}
+
+// reps is the number of rep instructions a run of n copies takes.
+func reps(n uint64) uint64 { return (n + MaxRepeatRun - 1) / MaxRepeatRun }
+
+// more counts k more frames of the record, refusing a record the Reader
+// would not collect whole with its default limit. The frames of the run
+// not yet written count too.
+func (e *encoder) more(k int) error {
+	if uint64(e.n)+reps(e.run)+uint64(k) > DefaultMaxFrames {
+		return invalidFrames
+	}
+	e.n += k
+	return nil
+}
+
+// fits reports whether a run of n copies still leaves the record within
+// the Reader's default limit.
+func (e *encoder) fits(n uint64) error {
+	if uint64(e.n)+reps(n) > DefaultMaxFrames {
+		return invalidFrames
+	}
 	return nil
 }
 
@@ -160,6 +199,9 @@ func (e *encoder) frames(dst []byte, fs []Frame) ([]byte, error) {
 			dst = slices.Grow(dst, 9*(len(fs)-i))
 			var n int
 			dst, n, last, pk = appendFrames(e.word, dst, fs[i:], last, pk)
+			if err := e.more(n); err != nil {
+				return dst, err
+			}
 			if i += n; i == len(fs) {
 				break
 			}
@@ -253,8 +295,10 @@ func init() {
 	}
 }
 
-// flush writes the pending run of repeats.
+// flush writes the pending run of repeats (fits and more have counted
+// their instructions).
 func (e *encoder) flush(dst []byte) []byte {
+	e.n += int(reps(e.run))
 	for e.run > 0 {
 		c := min(e.run, MaxRepeatRun)
 		e.run -= c
@@ -285,9 +329,11 @@ func (e *encoder) end(dst []byte) ([]byte, error) {
 
 // Append appends one record holding frames, encoded as Swift's encoder
 // encodes them, to dst. A Truncated frame must be the last; it ends the
-// record without an end instruction.
+// record without an end instruction. A record it refuses (see Writer)
+// leaves dst as it was.
 func Append(dst []byte, w WordSize, frames []Frame) ([]byte, error) {
 	var e encoder
+	n := len(dst)
 	dst, err := e.begin(dst, w)
 	if err == nil {
 		dst, err = e.frames(dst, frames)
@@ -295,7 +341,10 @@ func Append(dst []byte, w WordSize, frames []Frame) ([]byte, error) {
 	if err == nil {
 		dst, err = e.end(dst)
 	}
-	return dst, err
+	if err != nil {
+		return dst[:n], err
+	}
+	return dst, nil
 }
 
 // A Writer writes CBF records with the bytes Swift's encoder writes for the
@@ -305,16 +354,24 @@ func Append(dst []byte, w WordSize, frames []Frame) ([]byte, error) {
 //
 // The Writer derives every rep count and operand itself, so a caller may
 // drop, add or change frames freely; a record it cannot encode so that
-// Swift's decoder reads back the same frames is refused with an error
-// wrapping ErrInvalid. Write writes a whole record; Begin, WriteFrame and
-// End write one frame by frame. Output is buffered: call Flush or Close
-// at the end. Errors are sticky. A zero Writer is usable after Reset;
-// before that every method returns ErrNotOpen.
+// Swift's decoder, and a Reader with its default limits, read back the
+// same frames is refused with an error wrapping ErrInvalid (the package
+// documentation lists the rules). Write writes a whole record; Begin,
+// WriteFrame and End write one frame by frame. Output is buffered: call
+// Flush or Close at the end.
+//
+// A refusal drops the record it happened in, whole, and nothing else:
+// Flush and Close still write every record finished before it (and
+// return the refusal, which sticks). Check applies the rules to a record
+// without writing it. A zero Writer is usable after Reset; before that
+// every method returns ErrNotOpen.
 type Writer struct {
-	w   io.Writer
-	buf []byte
-	enc encoder
-	err error // sticky; ErrClosed after Close
+	w       io.Writer
+	buf     []byte
+	mark    int // where the open record starts in buf
+	enc     encoder
+	err     error // sticky; ErrClosed after Close
+	refused bool  // err is a refusal, which left buf[:mark] whole
 }
 
 // NewWriter returns a Writer writing to w. The error is nil unless w is
@@ -354,15 +411,36 @@ func (z *Writer) ready() error {
 	return nil
 }
 
+// check ends a step: a refusal drops the open record; else whole records
+// are written out once the buffer is half full.
 func (z *Writer) check(err error) error {
 	if err != nil {
-		z.err = err
+		z.buf = z.buf[:z.mark]
+		z.enc.state = encIdle
+		z.err, z.refused = err, true
 		return err
 	}
-	if len(z.buf) >= bufSize/2 {
-		return z.Flush()
+	if z.enc.state != encOpen {
+		z.mark = len(z.buf) // a record ends with end or trunc
+	}
+	if z.mark >= bufSize/2 {
+		return z.write()
 	}
 	return nil
+}
+
+// write writes the whole records buffered.
+func (z *Writer) write() error {
+	if z.mark == 0 {
+		return nil
+	}
+	_, err := z.w.Write(z.buf[:z.mark])
+	z.buf = z.buf[:copy(z.buf, z.buf[z.mark:])]
+	z.mark = 0
+	if err != nil {
+		z.err, z.refused = err, false
+	}
+	return err
 }
 
 // Begin starts a record of word size w.
@@ -401,15 +479,14 @@ func (z *Writer) End() error {
 // Write writes rec as one record; its Offset is ignored. A Truncated
 // frame must be the last.
 func (z *Writer) Write(rec *Record) error {
+	if err := z.ready(); err != nil {
+		return err
+	}
 	if rec == nil {
-		if err := z.ready(); err != nil {
-			return err
-		}
-		z.err = &invalidError{errNilRecord}
-		return z.err
+		return z.check(&invalidError{errNilRecord})
 	}
 	w, fs := rec.Word, rec.Frames
-	if z.err == nil && z.enc.state != encOpen && w.Valid() && cap(z.buf)-len(z.buf) > 9*len(fs)+1 {
+	if z.enc.state != encOpen && w.Valid() && len(fs) <= DefaultMaxFrames && cap(z.buf)-len(z.buf) > 9*len(fs)+1 {
 		// The common record, address frames that differ from the one
 		// before, is written here without the encoder's state. (A
 		// Writer that is not open has no buffer, so never comes here.)
@@ -419,6 +496,7 @@ func (z *Writer) Write(rec *Record) error {
 			return z.check(nil)
 		}
 		z.enc.open(w)
+		z.enc.n = n
 		z.enc.sync(last, pk)
 		var err error
 		z.buf, err = z.enc.frames(dst, fs[n:])
@@ -438,29 +516,53 @@ func (z *Writer) Write(rec *Record) error {
 	return z.End()
 }
 
-// Flush writes the buffered bytes to the underlying writer.
-func (z *Writer) Flush() error {
+// Check returns the error Write(rec) would return now, without writing
+// rec or changing the Writer: nil if Write would take it, an error
+// wrapping ErrInvalid that says why not otherwise.
+func (z *Writer) Check(rec *Record) error {
 	if err := z.ready(); err != nil {
 		return err
 	}
-	if len(z.buf) > 0 {
-		_, err := z.w.Write(z.buf)
-		z.buf = z.buf[:0]
-		if err != nil {
-			z.err = err
+	if rec == nil {
+		return &invalidError{errNilRecord}
+	}
+	if z.enc.state == encOpen {
+		return invalidState
+	}
+	n := len(z.buf)
+	var err error
+	z.buf, err = Append(z.buf, rec.Word, rec.Frames)
+	z.buf = z.buf[:n]
+	return err
+}
+
+// Flush writes the buffered records to the underlying writer; a record
+// begun and not yet ended stays buffered. After a refusal it still writes
+// the records finished before it, and returns the refusal.
+func (z *Writer) Flush() error {
+	if z.refused {
+		if err := z.write(); err != nil {
 			return err
 		}
+		return z.err
 	}
-	return nil
+	if err := z.ready(); err != nil {
+		return err
+	}
+	return z.write()
 }
 
 // Close finishes a record left open by Begin (as End does), flushes, and
 // makes every later call but Close return ErrClosed; closing again returns
 // nil, or the error that stopped the Writer. It does not close the
-// underlying writer.
+// underlying writer. After a refusal it writes the records finished
+// before it and returns the refusal.
 func (z *Writer) Close() error {
 	if z.err == ErrClosed {
 		return nil // closed already
+	}
+	if z.refused {
+		return z.Flush()
 	}
 	if err := z.ready(); err != nil {
 		return err
@@ -470,7 +572,7 @@ func (z *Writer) Close() error {
 			return err
 		}
 	}
-	if err := z.Flush(); err != nil {
+	if err := z.write(); err != nil {
 		return err
 	}
 	z.err = ErrClosed
