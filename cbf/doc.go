@@ -12,7 +12,7 @@
 //
 // The rules are those of Swift's encoder and decoder in the runtime's
 // Backtracing module, not of its older format document, where they differ
-// (below). No Swift toolchain ran the tests: the test vectors come from
+// (see Record). No Swift toolchain ran the tests: the test vectors come from
 // Swift's own tests and from its encoder's rules worked out by hand.
 //
 // # Frames
@@ -33,66 +33,20 @@
 // # Writing
 //
 // A Writer (and Append, AppendAddrs) writes the bytes Swift's encoder
-// writes: operands have the fewest bytes whose sign extension gives the
-// value back; a frame is absolute only when that is strictly shorter than
-// the delta; runs of equal frames and Repeat frames become rep
-// instructions, at most MaxRepeatRun copies each; omit counts up to 31 go
-// in the instruction, larger ones in count bytes; trunc is not followed
-// by end. It derives every rep count and operand itself, so a filter may
-// drop, add or change frames freely. What Swift's decoder would not read
-// back as given is refused with an error wrapping ErrInvalid: an address
-// wider than the word, a word size other than 16, 32 or 64, an omit or
-// repeat count of 0 or beyond 63 bits, a Repeat with no frame before it,
-// a frame after Truncated, an unknown kind, and a record a Reader would not
-// collect whole with its default limit: more than DefaultMaxFrames frames
-// once runs are written as rep instructions (a run of more than about
-// 2^41 copies takes more).
-//
-// A refusal drops the record it happened in, whole, whether given to
-// Write or frame by frame, and nothing else: Flush and Close still write
-// every record finished before it (by End, or by a Truncated frame), then
-// return the refusal, which sticks. Writer.Check applies the rules to a
-// record without writing it; Append leaves its buffer as it was when it
-// refuses.
+// writes, deriving every rep count and operand itself, so a filter may
+// drop, add or change frames freely; what Swift's decoder would not read
+// back as given, or a Reader would not collect whole, is refused with an
+// error wrapping ErrInvalid, which drops that record only (see Writer).
 //
 // Round trips are byte-exact for everything Swift writes. Hand-made data
 // decodes but re-encodes canonically: an absolute first frame or padded
 // operands become minimal, 5f becomes 60 20, two reps in a row become one;
 // omit 0 is refused.
 //
-// # Where Swift's document differs
-//
-//   - The first frame, relative to 0, is relative whenever the delta is
-//     as short; the document says it must be absolute. Swift's decoder
-//     takes both, and so does the Reader.
-//   - rep is missing from the older document: 1 to 8 copies in the
-//     instruction, more in 1 to 8 count bytes. Swift's decoder turns a
-//     count above 1,048,577 into trunc (DefaultMaxRepeat).
-//   - Omit counts of 32 and more take count bytes (60 20 for 32, though
-//     5f could hold it).
-//   - A record without end or trunc is a truncated backtrace to Swift's
-//     decoder, though the document calls end optional.
-//   - Reserved instructions are errors, not extensions.
-//   - An older revision of the codec wrote neither rep nor end and no
-//     count bytes for omits of 32 and more: its records read as truncated
-//     and its large omits cannot be recovered.
-//
 // # Image maps
 //
-// AppendImageMap and ImageMapDecoder read and write the image map as
-// Swift does: info byte, platform, image count, then per image its base
-// (absolute on a tie, unlike CBF), end of text, build ID and a
-// prefix-compressed path. Swift's quirks are kept on writing and accepted
-// on reading: a count whose bit length is a multiple of 7 gets a leading
-// 80 (64 is 80 40); the longest known prefix is taken again and again;
-// a framework path has no closing 00. Newer Swift's shallow framework
-// form (version byte 1) is read. Three deviations, each where Swift's own
-// output would not decode as meant: a prefix code of 320 or more is
-// written with all the bytes it needs, and a framework name over 64 bytes
-// or a framework version that is the byte 1 is written as a plain path.
-// An empty build ID is written as none (Swift's encoder crashes on one).
-// Decoded addresses are cut to the word size; Swift leaves the sign
-// extension of 16- and 32-bit maps in its 64-bit values.
+// AppendImageMap and ImageMapDecoder write and read the image map as
+// Swift does, its quirks included (see ImageMapDecoder).
 //
 // ImageMap.Lookup finds the image holding an address; it needs the images
 // in increasing order of base, as Swift writes them.
@@ -109,12 +63,6 @@
 // Reader.Strict reports every such error at once, without the Truncated
 // frame. A bad info byte is an error in both modes (Swift yields no
 // frames for it).
-//
-// ImageMapDecoder, by default, leaves an image whose path does not decode
-// (unknown prefix code, invalid UTF-8, cut short) without a path and goes
-// on, as Swift's newest decoder does; with Strict that is an error. An end
-// of text not above its base, an invalid UTF-8 platform or a limit fail
-// in both modes, as in Swift.
 //
 // # Limits
 //
@@ -139,16 +87,14 @@
 // # Errors
 //
 // Damaged input is a *FormatError with the stream offset of the offending
-// byte, wrapping ErrVersion or ErrWordSize (bad info byte; in the first
-// byte of a stream also ErrHeader, which NewReader and Reset report, as
-// that byte is all that tells CBF data from other bytes), ErrOpcode
-// (reserved instruction), ErrNoFrame (rep with nothing before it),
-// ErrOperand (operand longer than the word, when Strict), ErrOverflow,
-// ErrCount, ErrTooLarge, the image map's ErrRange, ErrPath and ErrUTF8,
-// or io.ErrUnexpectedEOF for data that ends inside a record. An
+// byte, wrapping a sentinel (each says what it means) or
+// io.ErrUnexpectedEOF for data that ends inside a record; a bad first byte
+// of a stream is ErrHeader, which NewReader and Reset report, as that byte
+// is all that tells CBF data from other bytes. An
 // io.Reader's own error is returned as it is. Errors are sticky. A zero
 // Reader or Writer is usable after Reset; before that every method
-// returns ErrNotOpen. After Writer.Close, every call returns ErrClosed.
+// returns ErrNotOpen. After Writer.Close, every call but Close returns
+// ErrClosed.
 //
 // # Performance
 //

@@ -84,6 +84,27 @@ const (
 
 // ImageMapDecoder decodes the Compact Image Map Format. The zero value
 // uses the default limits and decodes what Swift's decoder decodes.
+//
+// AppendImageMap and ImageMapDecoder read and write the image map as
+// Swift does: info byte, platform, image count, then per image its base
+// (absolute on a tie, unlike CBF), end of text, build ID and a
+// prefix-compressed path. Swift's quirks are kept on writing and accepted
+// on reading: a count whose bit length is a multiple of 7 gets a leading
+// 80 (64 is 80 40); the longest known prefix is taken again and again;
+// a framework path has no closing 00. Newer Swift's shallow framework
+// form (version byte 1) is read. Three deviations, each where Swift's own
+// output would not decode as meant: a prefix code of 320 or more is
+// written with all the bytes it needs, and a framework name over 64 bytes
+// or a framework version that is the byte 1 is written as a plain path.
+// An empty build ID is written as none (Swift's encoder crashes on one).
+// Decoded addresses are cut to the word size; Swift leaves the sign
+// extension of 16- and 32-bit maps in its 64-bit values.
+//
+// ImageMapDecoder, by default, leaves an image whose path does not decode
+// (unknown prefix code, invalid UTF-8, cut short) without a path and goes
+// on, as Swift's newest decoder does; with Strict that is an error. An end
+// of text not above its base, an invalid UTF-8 platform or a limit fail
+// in both modes, as in Swift.
 type ImageMapDecoder struct {
 	// Strict reports a path that cannot be decoded (an unknown prefix
 	// code, invalid UTF-8, data cut short in the last image) as an error.

@@ -157,6 +157,24 @@ func (f Frame) norm() Frame {
 
 // Record is one backtrace: an info byte, then frames up to end or trunc.
 //
+// Where Swift's format document differs from its code, which the package
+// follows:
+//
+//   - The first frame, relative to 0, is relative whenever the delta is
+//     as short; the document says it must be absolute. Swift's decoder
+//     takes both, and so does the Reader.
+//   - rep is missing from the older document: 1 to 8 copies in the
+//     instruction, more in 1 to 8 count bytes. Swift's decoder turns a
+//     count above 1,048,577 into trunc (DefaultMaxRepeat).
+//   - Omit counts of 32 and more take count bytes (60 20 for 32, though
+//     5f could hold it).
+//   - A record without end or trunc is a truncated backtrace to Swift's
+//     decoder, though the document calls end optional.
+//   - Reserved instructions are errors, not extensions.
+//   - An older revision of the codec wrote neither rep nor end and no
+//     count bytes for omits of 32 and more: its records read as truncated
+//     and its large omits cannot be recovered.
+//
 // A Record that Reader.Read returns belongs to the Reader: it and its
 // Frames are valid until the next call to Read, Next or Reset; Clone
 // makes a copy to keep.

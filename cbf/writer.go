@@ -348,23 +348,32 @@ func Append(dst []byte, w WordSize, frames []Frame) ([]byte, error) {
 }
 
 // A Writer writes CBF records with the bytes Swift's encoder writes for the
-// same frames: the fewest operand bytes, relative on a tie, omit counts up
-// to 31 in the instruction and larger ones in operand bytes, runs of equal
-// frames as rep, trunc without end.
+// same frames: operands have the fewest bytes whose sign extension gives
+// the value back; a frame is absolute only when that is strictly shorter
+// than the delta; runs of equal frames and Repeat frames become rep
+// instructions, at most MaxRepeatRun copies each; omit counts up to 31 go
+// in the instruction, larger ones in count bytes; trunc is not followed by
+// end.
 //
 // The Writer derives every rep count and operand itself, so a caller may
-// drop, add or change frames freely; a record it cannot encode so that
-// Swift's decoder, and a Reader with its default limits, read back the
-// same frames is refused with an error wrapping ErrInvalid (the package
-// documentation lists the rules). Write writes a whole record; Begin,
-// WriteFrame and End write one frame by frame. Output is buffered: call
-// Flush or Close at the end.
+// drop, add or change frames freely. What Swift's decoder would not read
+// back as given is refused with an error wrapping ErrInvalid: an address
+// wider than the word, a word size other than 16, 32 or 64, an omit or
+// repeat count of 0 or beyond 63 bits, a Repeat with no frame before it, a
+// frame after Truncated, an unknown kind, and a record a Reader would not
+// collect whole with its default limit: more than DefaultMaxFrames frames
+// once runs are written as rep instructions (a run of more than about
+// 2^41 copies takes more). Write writes a whole record; Begin, WriteFrame
+// and End write one frame by frame. Output is buffered: call Flush or
+// Close at the end.
 //
-// A refusal drops the record it happened in, whole, and nothing else:
-// Flush and Close still write every record finished before it (and
-// return the refusal, which sticks). Check applies the rules to a record
-// without writing it. A zero Writer is usable after Reset; before that
-// every method returns ErrNotOpen.
+// A refusal drops the record it happened in, whole, whether given to Write
+// or frame by frame, and nothing else: Flush and Close still write every
+// record finished before it (by End, or by a Truncated frame), then return
+// the refusal, which sticks. Check applies the rules to a record without
+// writing it; Append leaves its buffer as it was when it refuses. A zero
+// Writer is usable after Reset; before that every method returns
+// ErrNotOpen.
 type Writer struct {
 	w       io.Writer
 	buf     []byte
