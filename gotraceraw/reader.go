@@ -32,6 +32,41 @@ const maxPlainArgs = 5
 
 // Reader reads the events of a binary trace, in stream order.
 //
+// Where the readers differ from Go's tools:
+//
+//   - The AllocFree experiment's events 128–136 (GODEBUG=traceallocfree=1)
+//     are read under every header from Go1.23 on, as the Go 1.23–1.25
+//     runtimes write them. Go 1.26's `-d=wire` refuses them under Go1.23
+//     and Go1.25 headers; our text for those traces is what the producing
+//     toolchain printed.
+//   - The binary header must be exactly the 16-byte form: Go also takes
+//     "go  1.26  trace\x00" and "go 1.026 trace\x00\x00\x00". Headers of Go
+//     1.5 to 1.21 (the v1 format, another encoding) give ErrV1, naming the
+//     version; Go's raw reader takes the header and fails on the first
+//     event.
+//   - Types 53–127 under Go1.26 are ErrEventType; Go's raw reader takes
+//     them as events with no name and no arguments.
+//   - A cut inside an event is io.ErrUnexpectedEOF; Go's raw reader returns
+//     io.EOF there, so that a truncated trace looks complete.
+//   - The TextReader reads all Go's reads (blank lines, whole-line "#"
+//     comments, any Unicode white space, CRLF, leading zeros, any quoting
+//     strconv.Unquote takes) and also: a String or ExperimentalBatch without
+//     a data line, as empty data (Go ≤ 1.25 runtimes write empty strings,
+//     Go's writer prints them without a data line, and Go's reader then
+//     refuses its own output); lines longer than Go's 64 KiB, up to
+//     MaxLineLen; and the CPUSample lines of Go 1.22's tools, which name
+//     the arguments "time p g m stack" for values the runtime wrote in the
+//     order m, p, g (the values are read in wire order; the writers print
+//     Go 1.23's names, "time m p g stack"). A trailing "# comment" is an
+//     error, as in Go.
+//   - ExperimentalBatch's exp argument is read as a varint, as Go's raw
+//     reader does; Go's parser reads one byte, so the writers refuse a
+//     value over 127.
+//   - The writers recompute batch sizes (see Writing): Go's raw writer
+//     writes the size it is given, so that dropping an event makes a trace
+//     `go tool trace` cannot read ("expected batch event"). Go has no
+//     validating writer.
+//
 // Events returned by Read point into the Reader's buffers and are valid
 // until the next call to Read or Reset. The zero Reader is ready for
 // Reset; before it, Read returns ErrNotOpen.

@@ -22,7 +22,38 @@ const MaxBatchSize = 64 << 10
 // holds each batch until the batch ends, at the next EventBatch,
 // ExperimentalBatch or EndOfGeneration, or at Close: call Close at the
 // end. With Validate set it also holds each generation until the
-// Validator accepts it (see the package doc).
+// Validator accepts it (below).
+//
+// A writer whose Validate field is set before the first Write writes only
+// what Go's parser accepts, as far as the Validator judges as Go does. It
+// holds each generation whole, until a batch of another generation
+// number, an EndOfGeneration (which ends its generation and is its last
+// byte) or Close, passes the generation's wire bytes to the Validator, and
+// writes them only if it accepts; the TextWriter passes the wire bytes of
+// what it prints. It also refuses at once, before the generation ends:
+// an event where Go's parser takes no such event (a batch of strings holds
+// a Strings event and then String events only; stacks, CPU samples and
+// the sync batch of Frequency and ClockSnapshot likewise; other batches
+// hold timed events only), a string or stack id defined twice in a
+// generation (or id 0, which stands for none), a string over 1 KiB or a
+// stack over 128 frames, a second Frequency or ClockSnapshot in a
+// generation, a generation numbered 0 and, before Go1.26, a generation
+// that does not follow the one before it. At the end of a generation it
+// refuses one that uses a string or stack id it does not define (ids are
+// per generation). The refusal wraps ErrInvalid and the Validator's error.
+// Memory grows with the largest generation, not with the trace.
+//
+// Round trips:
+//
+//   - Binary to binary reproduces the input byte for byte whenever its batch
+//     sizes are right, which they are in every trace the runtime writes:
+//     Event.Widths records each varint written longer than needed (the
+//     runtime pads every batch size to ten bytes), and the Writer uses it.
+//   - Text to binary, with Writer.PadBatchLengths, reproduces the runtime's
+//     bytes (every fixture). Without it varints come out minimal.
+//   - Text to text reproduces text in the form the writers print. Comments,
+//     blank lines, other white space, CRLF, leading zeros and other
+//     quotings come out in the printed form.
 type Writer struct {
 	// PadBatchLengths writes the size of each EventBatch and the data
 	// length of each ExperimentalBatch as a ten-byte varint, as the Go
@@ -34,7 +65,7 @@ type Writer struct {
 
 	// Validate, when set before the first Write, judges each generation
 	// before it is written, and the Writer also makes the checks that
-	// are cheap as events come (see the package doc). A generation it
+	// are cheap as events come (see Writer). A generation it
 	// refuses is not written, and neither is anything after it.
 	Validate Validator
 
