@@ -36,8 +36,13 @@
 // of durations after the trace's start (its first generation's earliest
 // batch), such as 1.5s or 250ms, the clock read through each generation's
 // Frequency as Go's parser reads it; either may be left out. The
-// generations kept are whole, and Go's parser reads each as it read it
-// in the whole trace (but for the number of its Sync).
+// generations kept are whole, and Go's parser prints each as it printed
+// it in the whole trace, but for the number and time of its Sync and the
+// times it moves to keep them increasing; and but for what it draws, in
+// the first generation kept, from the states before it, which it no
+// longer knows: there the state transitions of the status events, the
+// P and G printed beside an event, and the type of a task begun before
+// may differ.
 //
 // The output is validated as it is written, one generation at a time,
 // by the parsed level (gotraceraw/parsed), which reads it as Go's parser

@@ -14,7 +14,7 @@ import (
 // trace version and Go 1.24 (which writes Go 1.23's): the go command
 // fetches each from the module proxy by GOTOOLCHAIN. "local" is the one
 // on PATH.
-var GoToolchains = []string{"go1.22.12", "go1.23.12", "go1.24.13", "go1.25.5", "local"}
+var GoToolchains = []string{"go1.22.12", "go1.23.12", "go1.24.13", "go1.25.14", "local"}
 
 var builds sync.Map // toolchain + dir → *buildResult
 

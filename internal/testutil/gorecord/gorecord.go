@@ -18,9 +18,9 @@
 // cannot be, the test is skipped, or fails under CI (CI=true).
 //
 // Each recording is made once per test binary run: asking again returns
-// the same trace. Programs are copied to a temporary directory, built
-// there with -trimpath and run there, and the directory is removed:
-// nothing is written beside their source, nothing is left behind.
+// the same trace. Programs are copied to a temporary directory and built
+// there (by testutil.BuildGoProgram, with -trimpath): nothing is written
+// beside their source.
 package gorecord
 
 import (
@@ -47,7 +47,7 @@ const Local = "local"
 // Toolchains are those the tests record with, one per trace format
 // version: Go 1.22 (header Go1.22), 1.23 and 1.24 (both Go1.23), 1.25
 // (Go1.25), and the local one (Go 1.26 here and in CI's main pass).
-var Toolchains = []string{"go1.22.12", "go1.23.12", "go1.24.13", "go1.25.14", Local}
+var Toolchains = testutil.GoToolchains
 
 // Prog is a program that writes a trace to the file named by its last
 // argument, which Record appends to Args.
@@ -245,44 +245,26 @@ func Record(t testing.TB, toolchain string, p Prog) []byte {
 	files, src := source(t, p)
 	key := strings.Join(append(append([]string{toolchain, src}, p.Args...), append([]string{"\x00"}, p.Env...)...), "\x00")
 	r := entry(&cache.traces, key)
-	r.once.Do(func() { r.data, r.err = record(tc, files, p) })
+	r.once.Do(func() {
+		dir, err := os.MkdirTemp("", "gorecord")
+		if err != nil {
+			r.err = err
+			return
+		}
+		defer os.RemoveAll(dir)
+		for n, b := range files {
+			if err := os.WriteFile(filepath.Join(dir, n), b, 0o644); err != nil {
+				r.err = err
+				return
+			}
+		}
+		file := testutil.RecordGoTrace(t, strings.TrimPrefix(tc.env, "GOTOOLCHAIN="), dir, p.Env, append(p.Args, "OUT")...)
+		r.data, r.err = os.ReadFile(file)
+	})
 	if r.err != nil {
 		t.Fatalf("gorecord: %v", r.err)
 	}
 	return r.data
-}
-
-// record builds the program of files with tc and runs it. The build
-// cache makes building it again, for other arguments, cheap.
-func record(tc *toolchain, files map[string][]byte, p Prog) ([]byte, error) {
-	dir, err := os.MkdirTemp("", "gorecord")
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(dir)
-	src := filepath.Join(dir, "src")
-	if err := os.Mkdir(src, 0o755); err != nil {
-		return nil, err
-	}
-	for n, b := range files {
-		if err := os.WriteFile(filepath.Join(src, n), b, 0o644); err != nil {
-			return nil, err
-		}
-	}
-	bin := filepath.Join(dir, "prog")
-	cmd := exec.Command(tc.gocmd, "build", "-trimpath", "-o", bin, ".")
-	cmd.Dir = src
-	cmd.Env = append(os.Environ(), tc.env, "GOFLAGS=-buildvcs=false")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return nil, fmt.Errorf("go build with %s: %v\n%s", tc.version, err, out)
-	}
-	file := filepath.Join(dir, "out.trace")
-	cmd = exec.Command(bin, append(append([]string(nil), p.Args...), file)...)
-	cmd.Env = append(os.Environ(), p.Env...)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return nil, fmt.Errorf("running the program built with %s: %v\n%s", tc.version, err, out)
-	}
-	return os.ReadFile(file)
 }
 
 // RecordFile is Record writing the trace to a file in t.TempDir(), whose
