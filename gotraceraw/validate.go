@@ -72,10 +72,11 @@ func (g *genState) clear() {
 // the runtime never numbers one 0, and before Go1.26 the parser takes
 // generations in order only, each numbered one more than the last.
 func (g *genState) open(e *Event, v Version) error {
-	n := genNum(e)
-	if e.Type == EvEndOfGeneration {
-		n = 0
-	} else if n == 0 {
+	n := uint64(0) // an EndOfGeneration alone: Go's parser finds no Frequency
+	if e.Type != EvEndOfGeneration {
+		n = genNum(e)
+	}
+	if n == 0 && e.Type != EvEndOfGeneration {
 		return fmt.Errorf("%w: %v of generation 0, which Go's parser refuses", ErrInvalid, e.Type)
 	}
 	if v < Go126 && g.accepted > 0 && n != g.last+1 {

@@ -217,6 +217,7 @@ func TestValidateLocal(t *testing.T) {
 		{"GoStart in sync", Go126, []*Event{bat(1), ev(EvSync), ev(EvGoStart, 1, 1, 1)}, "GoStart in a sync batch"},
 		{"two frequencies 1.23", Go123, []*Event{bat(1), ev(EvFrequency, 1), bat(1), ev(EvFrequency, 1)}, "a second Frequency"},
 		{"generation 0", Go126, []*Event{bat(0)}, "generation 0"},
+		{"EndOfGeneration alone", Go126, []*Event{ev(EvEndOfGeneration), ev(EvEndOfGeneration)}, ""},
 		{"generations out of order", Go123, []*Event{bat(1), ev(EvFrequency, 1), bat(3)}, "generation 3 after generation 1"},
 	} {
 		for _, text := range []bool{false, true} {
