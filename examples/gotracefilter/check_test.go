@@ -15,6 +15,7 @@ import (
 
 	"github.com/tracefmt/tracefmt/gotraceraw"
 	"github.com/tracefmt/tracefmt/internal/testutil"
+	"github.com/tracefmt/tracefmt/internal/testutil/gorecord"
 )
 
 var fullMatrix = flag.Bool("fullmatrix", false, "TestDropMatrix drops every type of each version, present in the trace or not")
@@ -225,7 +226,11 @@ func TestSplit(t *testing.T) {
 	}
 	dir := t.TempDir()
 	cases := 0
-	for _, in := range goTraces(t) {
+	// A trace recorded now, of generations of 2 ms, besides the fixtures.
+	rec := gorecord.Workload("light")
+	rec.Env = []string{"GODEBUG=traceadvanceperiod=2000000"}
+	traces := append(goTraces(t), gorecord.RecordFile(t, gorecord.Local, rec))
+	for _, in := range traces {
 		name := strings.TrimSuffix(filepath.Base(in), ".trace")
 		wholeOut, err := parses(t, in)
 		if err != nil {
@@ -312,6 +317,23 @@ func TestSplit(t *testing.T) {
 	}
 	if cases == 0 {
 		t.Fatal("no trace with several generations")
+	}
+	// The comparison sees a changed event, in the first generation kept
+	// as in the others.
+	out, err := parses(t, traces[len(traces)-1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := generationsParsed(out)[1]
+	for i, l := range g {
+		if strings.Contains(l, " Metric ") || strings.Contains(l, " GoID=") && !strings.Contains(l, "Reason=\"\"") {
+			changed := append([]string(nil), g...)
+			changed[i] = strings.Replace(l, "=", "=9", 2)
+			if sameGeneration(g, changed, false) == "" || sameGeneration(g, changed, true) == "" {
+				t.Errorf("a changed line passes the comparison: %s", changed[i])
+			}
+			break
+		}
 	}
 	t.Logf("%d cases", cases)
 }
