@@ -137,26 +137,45 @@ func BenchmarkTextWriter(b *testing.B) {
 	}
 }
 
+// BenchmarkWriter writes the events of each input, and as name-checks
+// does it again holding each generation for a Validator that accepts
+// them all: the cost of the Writer's own checks and of the holding.
 func BenchmarkWriter(b *testing.B) {
 	for name, data := range benchInputs(b) {
-		b.Run(name, func(b *testing.B) {
-			v, evs := loadEvents(b, data, 500000)
-			b.SetBytes(int64(len(data)) * int64(len(evs)) / int64(countEvents(b, data)))
-			b.ReportAllocs()
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				w, err := NewWriter(io.Discard, Header{Version: v})
-				if err != nil {
-					b.Fatal(err)
-				}
-				for _, e := range evs {
-					if err := w.Write(e); err != nil {
+		for _, checks := range []bool{false, true} {
+			sub := name
+			if checks {
+				sub += "-checks"
+			}
+			b.Run(sub, func(b *testing.B) {
+				v, evs := loadEvents(b, data, 500000)
+				b.SetBytes(int64(len(data)) * int64(len(evs)) / int64(countEvents(b, data)))
+				b.ReportAllocs()
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					w, err := NewWriter(io.Discard, Header{Version: v})
+					if err != nil {
+						b.Fatal(err)
+					}
+					if checks {
+						w.Validate = acceptAll{}
+					}
+					for _, e := range evs {
+						if err := w.Write(e); err != nil {
+							b.Fatal(err)
+						}
+					}
+					if err := w.Close(); err != nil {
 						b.Fatal(err)
 					}
 				}
-				w.Close()
-			}
-			report(b, len(evs))
-		})
+				report(b, len(evs))
+			})
+		}
 	}
 }
+
+// acceptAll is a Validator that accepts every generation.
+type acceptAll struct{}
+
+func (acceptAll) Generation([]byte) error { return nil }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -335,4 +336,43 @@ func FuzzEdits(f *testing.F) {
 	f.Fuzz(func(t *testing.T, which uint8, ops []byte) {
 		checkEdit(t, fxs[int(which)%len(fxs)], ops, dir)
 	})
+}
+
+// BenchmarkValidatingWriter writes real traces through a Writer that the
+// parsed level validates: what validation costs a filter.
+func BenchmarkValidatingWriter(b *testing.B) {
+	fxs := loadEditFixtures(b)
+	for i, name := range editFixtures {
+		if name != "gcgens" && name != "allocfree" {
+			continue
+		}
+		fx := fxs[i]
+		b.Run(name, func(b *testing.B) {
+			var size bytes.Buffer
+			w, _ := gotraceraw.NewWriter(&size, gotraceraw.Header{Version: fx.v})
+			for _, e := range fx.evs {
+				w.Write(e)
+			}
+			w.Close()
+			b.SetBytes(int64(size.Len()))
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				w, err := gotraceraw.NewWriter(io.Discard, gotraceraw.Header{Version: fx.v})
+				if err != nil {
+					b.Fatal(err)
+				}
+				w.Validate = parsed.NewValidator(fx.v)
+				for _, e := range fx.evs {
+					if err := w.Write(e); err != nil {
+						b.Fatal(err)
+					}
+				}
+				if err := w.Close(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(fx.evs)), "ns/event")
+		})
+	}
 }

@@ -1,9 +1,6 @@
 package gotraceraw
 
-import (
-	"fmt"
-	"slices"
-)
+import "fmt"
 
 // A Validator judges a trace one generation at a time for a Writer.
 type Validator interface {
@@ -47,8 +44,65 @@ type genState struct {
 	freq     bool      // the generation has a Frequency
 	clock    bool      // and a ClockSnapshot
 
-	strings, stacks       map[uint64]struct{}  // ids defined in the generation
-	refStrings, refStacks map[uint64]EventType // ids used, by the first type that used each
+	strings, stacks       idTable // ids defined in the generation, by the type defining them
+	refStrings, refStacks idTable // ids used, by the first type that used each
+}
+
+// idTable maps string or stack ids to event types. The runtime numbers
+// them from 1 up in each generation, so small ids go in a slice; larger
+// ones, which only an edited trace holds, in a map.
+type idTable struct {
+	dense  []EventType // by id; EvNone for none
+	sparse map[uint64]EventType
+}
+
+// maxDense bounds the ids kept in the slice, and so its memory.
+const maxDense = 1 << 20
+
+func (m *idTable) get(id uint64) (EventType, bool) {
+	if id < uint64(len(m.dense)) {
+		return m.dense[id], m.dense[id] != EvNone
+	}
+	t, ok := m.sparse[id]
+	return t, ok
+}
+
+// put records id for type t unless it is there already.
+func (m *idTable) put(id uint64, t EventType) {
+	if id < maxDense {
+		if id >= uint64(len(m.dense)) {
+			m.dense = append(m.dense, make([]EventType, int(id)+1-len(m.dense))...)
+			m.dense = m.dense[:cap(m.dense)]
+		}
+		if m.dense[id] == EvNone {
+			m.dense[id] = t
+		}
+		return
+	}
+	if m.sparse == nil {
+		m.sparse = map[uint64]EventType{}
+	}
+	if _, ok := m.sparse[id]; !ok {
+		m.sparse[id] = t
+	}
+}
+
+// clear forgets every id, keeping the memory.
+func (m *idTable) clear() {
+	clear(m.dense)
+	clear(m.sparse)
+}
+
+// each calls f with every id, in no particular order.
+func (m *idTable) each(f func(id uint64, t EventType)) {
+	for id, t := range m.dense {
+		if t != EvNone {
+			f(uint64(id), t)
+		}
+	}
+	for id, t := range m.sparse {
+		f(id, t)
+	}
 }
 
 // genNum returns the generation number a batch header names.
@@ -61,10 +115,10 @@ func genNum(e *Event) uint64 {
 
 // clear forgets the generation, keeping the maps' memory.
 func (g *genState) clear() {
-	clear(g.strings)
-	clear(g.stacks)
-	clear(g.refStrings)
-	clear(g.refStacks)
+	g.strings.clear()
+	g.stacks.clear()
+	g.refStrings.clear()
+	g.refStacks.clear()
 	g.kind, g.freq, g.clock = batchNew, false, false
 }
 
@@ -127,12 +181,12 @@ func (g *genState) local(e *Event, k uint8, v Version) error {
 		if len(e.Data) > maxStringLen {
 			return fmt.Errorf("%w: String %d of %d bytes, over Go's %d", ErrInvalid, e.Args[0], len(e.Data), maxStringLen)
 		}
-		return defined(g.strings, e)
+		return defined(&g.strings, e)
 	case EvStack:
 		if n := e.NumFrames(); n > maxFrames {
 			return fmt.Errorf("%w: Stack %d of %d frames, over Go's %d", ErrInvalid, e.Args[0], n, maxFrames)
 		}
-		return defined(g.stacks, e)
+		return defined(&g.stacks, e)
 	}
 	return nil
 }
@@ -167,9 +221,9 @@ func (g *genState) syncEvent(e *Event) error {
 
 // defined checks that e's id, a string's or a stack's, is new in the
 // generation. Go's parser takes id 0 as defined already, as "none".
-func defined(ids map[uint64]struct{}, e *Event) error {
+func defined(ids *idTable, e *Event) error {
 	id := e.Args[0]
-	if _, ok := ids[id]; ok || id == 0 {
+	if _, ok := ids.get(id); ok || id == 0 {
 		return fmt.Errorf("%w: %v id %d is defined twice in the generation", ErrInvalid, e.Type, id)
 	}
 	return nil
@@ -206,64 +260,48 @@ func (g *genState) note(e *Event, k uint8, v Version) {
 	case EvClockSnapshot:
 		g.clock = g.clock || g.kind == batchSync
 	case EvString:
-		g.strings = add(g.strings, e.Args[0])
+		g.strings.put(e.Args[0], e.Type)
 		return
 	case EvStack:
-		g.stacks = add(g.stacks, e.Args[0])
+		g.stacks.put(e.Args[0], e.Type)
 		for i := 2; i+3 < len(e.Args); i += 4 {
-			g.refStrings = use(g.refStrings, e.Args[i+1], e.Type)
-			g.refStrings = use(g.refStrings, e.Args[i+2], e.Type)
+			use(&g.refStrings, e.Args[i+1], e.Type)
+			use(&g.refStrings, e.Args[i+2], e.Type)
 		}
 		return
 	}
 	s := &specs[e.Type]
 	for _, i := range s.StringArgs {
-		g.refStrings = use(g.refStrings, e.Args[i], e.Type)
+		use(&g.refStrings, e.Args[i], e.Type)
 	}
 	for _, i := range s.StackArgs {
-		g.refStacks = use(g.refStacks, e.Args[i], e.Type)
+		use(&g.refStacks, e.Args[i], e.Type)
 	}
-}
-
-func add(m map[uint64]struct{}, id uint64) map[uint64]struct{} {
-	if m == nil {
-		m = map[uint64]struct{}{}
-	}
-	m[id] = struct{}{}
-	return m
 }
 
 // use records a reference to id by an event of type t; 0 means none.
-func use(m map[uint64]EventType, id uint64, t EventType) map[uint64]EventType {
-	if id == 0 {
-		return m
+func use(m *idTable, id uint64, t EventType) {
+	if id != 0 {
+		m.put(id, t)
 	}
-	if m == nil {
-		m = map[uint64]EventType{}
-	}
-	if _, ok := m[id]; !ok {
-		m[id] = t
-	}
-	return m
 }
 
 // finish checks, at the generation's end, that every string and stack
 // it uses is defined in it, naming the smallest id missing.
 func (g *genState) finish() error {
 	for _, tab := range []struct {
-		what string
-		defs map[uint64]struct{}
-		refs map[uint64]EventType
-	}{{"stack", g.stacks, g.refStacks}, {"string", g.strings, g.refStrings}} {
-		var missing []uint64
-		for id := range tab.refs {
-			if _, ok := tab.defs[id]; !ok {
-				missing = append(missing, id)
+		what       string
+		defs, refs *idTable
+	}{{"stack", &g.stacks, &g.refStacks}, {"string", &g.strings, &g.refStrings}} {
+		missing, found := uint64(0), false
+		tab.refs.each(func(id uint64, _ EventType) {
+			if _, ok := tab.defs.get(id); !ok && (!found || id < missing) {
+				missing, found = id, true
 			}
-		}
-		if len(missing) > 0 {
-			id := slices.Min(missing)
-			return fmt.Errorf("%w: %v uses %s %d, which generation %d does not define", ErrInvalid, tab.refs[id], tab.what, id, g.num)
+		})
+		if found {
+			t, _ := tab.refs.get(missing)
+			return fmt.Errorf("%w: %v uses %s %d, which generation %d does not define", ErrInvalid, t, tab.what, missing, g.num)
 		}
 	}
 	return nil
