@@ -41,7 +41,10 @@ const MaxBatchSize = 64 << 10
 // that does not follow the one before it. At the end of a generation it
 // refuses one that uses a string or stack id it does not define (ids are
 // per generation). The refusal wraps ErrInvalid and the Validator's error.
-// Memory grows with the largest generation, not with the trace.
+// Memory grows with the largest generation, not with the trace. These
+// checks are in one place stricter than Go's parser: every frame of
+// every Stack must name strings its generation defines, where Go checks
+// only the first frame it sees for each pc.
 //
 // Round trips:
 //
@@ -65,8 +68,8 @@ type Writer struct {
 
 	// Validate, when set before the first Write, judges each generation
 	// before it is written, and the Writer also makes the checks that
-	// are cheap as events come (see Writer). A generation it
-	// refuses is not written, and neither is anything after it.
+	// are cheap as events come (see Writer). A generation it refuses is
+	// not written, and neither is anything after it.
 	Validate Validator
 
 	sink
