@@ -45,8 +45,10 @@
 //
 // # Image maps
 //
-// AppendImageMap and ImageMapDecoder write and read the image map as
-// Swift does, its quirks included (see ImageMapDecoder).
+// AppendImageMap (or an ImageMapEncoder, which also writes for the Swift
+// decoders older than swiftlang/swift#92334) and ImageMapDecoder write and
+// read the image map as Swift does, its quirks included (see
+// ImageMapEncoder and ImageMapDecoder).
 //
 // ImageMap.Lookup finds the image holding an address; it needs the images
 // in increasing order of base, as Swift writes them.

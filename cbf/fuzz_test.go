@@ -95,6 +95,7 @@ func FuzzImageMap(f *testing.F) {
 		image2(true, 0x100, 0x100, "a1 "+str("/libbar.so")+" 00"))))
 	f.Add(unhex(f, cif("test", 1, image2(false, 0x1000, 0x100, "84 45 43 "+hexOf("AppKit")))))
 	f.Add(unhex(f, cif("test", 1, image2(false, 0x1000, 0x100, "c0 00 00"))))
+	f.Add(unhex(f, cif("ios", 1, image2(false, 0x1000, 0x100, "85 48 01 "+hexOf("IOSurface")))))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, strict := range []bool{true, false} {
 			m, n, err := ImageMapDecoder{Strict: strict, MaxImages: 1 << 12}.Decode(data)
@@ -113,15 +114,17 @@ func FuzzImageMap(f *testing.F) {
 				for i := 1; i < len(m.Images); i++ {
 					sorted = sorted && m.Images[i-1].Base <= m.Images[i].Base
 				}
-				enc, err := AppendImageMap(nil, m)
-				if err != nil {
-					t.Fatalf("re-encoding: %v", err)
+				for _, e := range []ImageMapEncoder{{}, {NoShallowFrameworks: true}} {
+					enc, err := e.Append(nil, m)
+					if err != nil {
+						t.Fatalf("re-encoding: %v", err)
+					}
+					back, err := DecodeImageMap(enc)
+					if err != nil {
+						t.Fatalf("re-decoding: %v", err)
+					}
+					testutil.Diff(t, "re-decoded", m, back)
 				}
-				back, err := DecodeImageMap(enc)
-				if err != nil {
-					t.Fatalf("re-decoding: %v", err)
-				}
-				testutil.Diff(t, "re-decoded", m, back)
 				_ = sorted
 			}
 		}

@@ -91,11 +91,14 @@ const (
 // prefix-compressed path. Swift's quirks are kept on writing and accepted
 // on reading: a count whose bit length is a multiple of 7 gets a leading
 // 80 (64 is 80 40); the longest known prefix is taken again and again;
-// a framework path has no closing 00. Newer Swift's shallow framework
-// form (version byte 1) is read. Three deviations, each where Swift's own
-// output would not decode as meant: a prefix code of 320 or more is
-// written with all the bytes it needs, and a framework name over 64 bytes
-// or a framework version that is the byte 1 is written as a plain path.
+// a framework path has no closing 00. iOS-style shallow framework paths
+// (/<name>.framework/<name>) are written in the framework form with
+// version byte 1, as Swift writes them since swiftlang/swift#92334, and
+// read back (see ImageMapEncoder for the decoders before it). Three
+// deviations, each where Swift's own output would not decode as meant: a
+// prefix code of 320 or more is written with all the bytes it needs, and a
+// framework name over 64 bytes or a macOS framework version that is the
+// byte 1 is written as a plain path.
 // An empty build ID is written as none (Swift's encoder crashes on one).
 // Decoded addresses are cut to the word size; Swift leaves the sign
 // extension of 16- and 32-bit maps in its 64-bit values.

@@ -329,3 +329,76 @@ func TestImageMapEdges(t *testing.T) {
 	}
 	testutil.Diff(t, "many prefixes", many, back)
 }
+
+// Shallow (iOS-style) framework paths, written as Swift's encoder writes
+// them since swiftlang/swift#92334: the longest known prefix, then the
+// framework instruction 40|(len(name)-1), the version byte 1 and the name,
+// with no closing 00 and no new prefix; with NoShallowFrameworks, as
+// before #92334: 63-byte strings that define a prefix at each slash. As
+// for macOS's form, only what follows a known prefix can be a framework.
+func TestShallowFrameworks(t *testing.T) {
+	app := "/private/var/containers/Bundle/Application/X/My.app/Frameworks"
+	paths := []struct{ path, newest, old string }{
+		{"/System/Library/Frameworks/UIKit.framework/UIKit",
+			"84 44 01" + hexOf("UIKit"),
+			"84 16" + hexOf("/UIKit.framework/UIKit") + "00"},
+		// The prefix the old form defined above (code 32) is used.
+		{"/System/Library/Frameworks/UIKit.framework/UIKitCore",
+			"84 1a" + hexOf("/UIKit.framework/UIKitCore") + "00",
+			"84 a0 0a" + hexOf("/UIKitCore") + "00"},
+		{"/System/Library/PrivateFrameworks/IOSurface.framework/IOSurface",
+			"85 48 01" + hexOf("IOSurface"),
+			"85 1e" + hexOf("/IOSurface.framework/IOSurface") + "00"},
+		// An app's frameworks: the first defines the prefixes (in the
+		// newest form 33 to 41, the app's Frameworks folder being 40; in
+		// the old form, after /IOSurface.framework, 34 to 42 and 41), so
+		// the second is a framework.
+		{app + "/Kit.framework/Kit",
+			"3f" + hexOf(app+"/") + "11" + hexOf("Kit.framework/Kit") + "00",
+			"3f" + hexOf(app+"/") + "11" + hexOf("Kit.framework/Kit") + "00"},
+		{app + "/Other.framework/Other",
+			"a8 44 01" + hexOf("Other"),
+			"a9 16" + hexOf("/Other.framework/Other") + "00"},
+		// macOS's form is unchanged.
+		{"/System/Library/Frameworks/AppKit.framework/Versions/C/AppKit",
+			"84 45 43" + hexOf("AppKit"),
+			"84 45 43" + hexOf("AppKit")},
+		// Not frameworks: another name inside, nothing after the bundle.
+		{"/Library/Frameworks/A.framework/B",
+			"87 0e" + hexOf("/A.framework/B") + "00",
+			"87 0e" + hexOf("/A.framework/B") + "00"},
+		{"/Library/Frameworks/Kit.framework/",
+			"87 0f" + hexOf("/Kit.framework/") + "00",
+			"87 0f" + hexOf("/Kit.framework/") + "00"},
+	}
+	for _, e := range []ImageMapEncoder{{}, {NoShallowFrameworks: true}} {
+		pe := pathEncoder{shallow: !e.NoShallowFrameworks}
+		m := ImageMap{Platform: "ios", Word: Word64}
+		var all []byte
+		for i, p := range paths {
+			want := p.newest
+			if e.NoShallowFrameworks {
+				want = p.old
+			}
+			got := pe.append(nil, p.path, Image{Path: p.path}.Name())
+			testutil.Diff(t, fmt.Sprintf("%+v %s", e, p.path), strings.ReplaceAll(want, " ", ""), hex.EncodeToString(got))
+			all = append(all, got...)
+			base := uint64(0x100000 * (i + 1))
+			m.Images = append(m.Images, Image{Base: base, EndOfText: base + 0x1000, Path: p.path})
+		}
+		// The whole map is the header, then per image its 7 bytes of
+		// addresses and build ID count and its path, and reads back.
+		data, err := e.Append(nil, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := 1 + 1 + len("ios") + 1 + 7*len(paths) + len(all); len(data) != n {
+			t.Errorf("%+v: map of %d bytes, want %d", e, len(data), n)
+		}
+		back, _, err := ImageMapDecoder{Strict: true}.Decode(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		testutil.Diff(t, fmt.Sprintf("%+v round trip", e), m, back)
+	}
+}

@@ -8,20 +8,48 @@ import (
 	"github.com/tracefmt/tracefmt/bitfield"
 )
 
-// AppendImageMap appends m in the Compact Image Map Format to dst, with
-// the bytes Swift's encoder writes: bases absolute unless the delta from
-// the previous base is strictly shorter (a tie goes absolute, unlike
-// CBF), counts in 7-bit groups with Swift's redundant leading 0x80 when a
+// AppendImageMap appends m in the Compact Image Map Format to dst, as the
+// zero ImageMapEncoder does: with the bytes the newest Swift's encoder
+// writes.
+func AppendImageMap(dst []byte, m ImageMap) ([]byte, error) {
+	return ImageMapEncoder{}.Append(dst, m)
+}
+
+// ImageMapEncoder writes image maps. The zero value writes the bytes the
+// newest Swift writes (its main branch since September 2026).
+//
+// Swift's decoders differ in one thing, the framework form's version byte
+// 1: Swift 6.2 and the releases after it that were branched before
+// swiftlang/swift#92334 (merged 2026-09-16) read it as an ordinary
+// version, /<name>.framework/Versions/\x01/<name>, and so read an iOS-style
+// shallow framework path written in that form as a wrong path, silently;
+// Swift with #92334 reads it as /<name>.framework/<name>. Both read the
+// plain form of every path the same.
+type ImageMapEncoder struct {
+	// NoShallowFrameworks writes shallow framework paths (the
+	// /<name>.framework/<name> of iOS, tvOS, watchOS and visionOS) as
+	// plain strings, as Swift before #92334 does, so that every Swift
+	// decoder reads them back. It costs about the name's length again
+	// and the .framework/ text per such path.
+	NoShallowFrameworks bool
+}
+
+// Append appends m in the Compact Image Map Format to dst, with the bytes
+// Swift's encoder writes: bases absolute unless the delta from the
+// previous base is strictly shorter (a tie goes absolute, unlike CBF),
+// counts in 7-bit groups with Swift's redundant leading 0x80 when a
 // count's bit length is a multiple of 7, and each path as the longest
-// known prefix again and again, then the framework form or 63-byte
-// strings that define new prefixes at each slash.
+// known prefix again and again, then the framework form (macOS's
+// /<name>.framework/Versions/<v>/<name>, or with version byte 1 the
+// shallow /<name>.framework/<name>) or 63-byte strings that define new
+// prefixes at each slash.
 //
 // Three deviations, each where Swift's own output would not decode as
 // it was meant: a prefix code of 320 or more is written with all the
 // bytes it needs (Swift writes too few), a framework name over 64 bytes
 // is written as a plain string (Swift's instruction byte would overflow),
-// and so is a framework whose version is the byte 1 (which newer Swift
-// reads as a shallow bundle).
+// and so is a macOS framework path whose version is the byte 1 (which
+// would read back as the shallow form).
 //
 // It refuses, with an error wrapping ErrInvalid, a map Swift's decoder
 // would not read back the same: an invalid word size, an address wider
@@ -29,7 +57,7 @@ import (
 // that is not UTF-8, a platform over 255 bytes, more than
 // DefaultMaxImages images, a build ID over DefaultMaxBuildID bytes or a
 // path over DefaultMaxPath bytes.
-func AppendImageMap(dst []byte, m ImageMap) ([]byte, error) {
+func (e ImageMapEncoder) Append(dst []byte, m ImageMap) ([]byte, error) {
 	if !m.Word.Valid() {
 		return dst, invalidWord
 	}
@@ -45,7 +73,7 @@ func AppendImageMap(dst []byte, m ImageMap) ([]byte, error) {
 	dst = appendCount(dst, uint64(len(m.Images)))
 
 	mask, wbits := m.Word.mask(), int(m.Word)
-	pe := pathEncoder{}
+	pe := pathEncoder{shallow: !e.NoShallowFrameworks}
 	var last uint64
 	for i := range m.Images {
 		im := &m.Images[i]
@@ -95,6 +123,7 @@ func appendCount(dst []byte, v uint64) []byte {
 // pathEncoder holds the prefix table of one image map being written.
 type pathEncoder struct {
 	dynamic []string // codes from 32 on, in the order defined
+	shallow bool     // write /<name>.framework/<name> in the framework form
 }
 
 // longest finds the longest prefix of s in the table, the first one on a
@@ -135,14 +164,26 @@ func (pe *pathEncoder) append(dst []byte, path, name string) []byte {
 	if rest == "" {
 		return append(dst, 0)
 	}
-	// /<name>.framework/Versions/<v>/<name>, where v is not 1, the
-	// shallow form.
-	if nl := len(name); nl > 0 && nl <= 64 && len(rest) == 2*nl+23 &&
-		rest[0] == '/' && rest[1:1+nl] == name && rest[1+nl:21+nl] == ".framework/Versions/" &&
-		rest[21+nl] != shallowFramework && rest[22+nl] == '/' && rest[23+nl:] == name {
-		op, _ := pathLayout.Pack(pathFwk, uint64(nl-1))
-		dst = append(dst, byte(op), rest[21+nl])
-		return append(dst, name...)
+	// What is left may be a framework: /<name>.framework/, then
+	// Versions/<v>/<name> (v not 1, which stands for the shallow form) or,
+	// the shallow form, <name> alone. Like Swift, only with the image's
+	// own name, and with no closing 00.
+	if nl := len(name); nl > 0 && nl <= 64 && len(rest) >= 12+2*nl &&
+		rest[0] == '/' && rest[1:1+nl] == name && rest[1+nl:12+nl] == ".framework/" &&
+		strings.HasSuffix(rest, name) {
+		var version byte
+		ok := false
+		switch mid := rest[12+nl : len(rest)-nl]; {
+		case len(mid) == 11 && mid[:9] == "Versions/" && mid[9] != shallowFramework && mid[10] == '/':
+			version, ok = mid[9], true
+		case mid == "" && pe.shallow:
+			version, ok = shallowFramework, true
+		}
+		if ok {
+			op, _ := pathLayout.Pack(pathFwk, uint64(nl-1))
+			dst = append(dst, byte(op), version)
+			return append(dst, name...)
+		}
 	}
 	for i := 1; i < len(rest); i++ {
 		if rest[i] == '/' || rest[i] == '\\' {

@@ -254,16 +254,21 @@ func TestImageMapPathsProperty(t *testing.T) {
 			}
 			path := p.String()
 			if rng.IntN(4) == 0 {
-				// /<name>.framework/Versions/<v>/<name>, as the encoder's
-				// framework form wants it.
+				// /<name>.framework/Versions/<v>/<name> or the shallow
+				// /<name>.framework/<name>, as the encoder's framework
+				// form wants them.
 				name := []string{"AppKit", "a", "X"}[rng.IntN(3)]
-				v := []string{"A", "C", "\x01", "1"}[rng.IntN(4)]
-				path += "/" + name + ".framework/Versions/" + v + "/" + name
+				v := []string{"A", "C", "\x01", "1", ""}[rng.IntN(5)]
+				if v == "" {
+					path += "/" + name + ".framework/" + name
+				} else {
+					path += "/" + name + ".framework/Versions/" + v + "/" + name
+				}
 			}
 			base := uint64(j+1) << 20
 			m.Images = append(m.Images, Image{Base: base, EndOfText: base + 0x1000, Path: path})
 		}
-		enc, err := AppendImageMap(nil, m)
+		enc, err := ImageMapEncoder{NoShallowFrameworks: i%2 == 1}.Append(nil, m)
 		if err != nil {
 			t.Fatal(err)
 		}
