@@ -44,6 +44,22 @@ const (
 	workSlack    = 1 << 16
 )
 
+// A Version is the LLVM release whose llvm-cxxfilt a demangling follows:
+// its major number. Demangle and Filter follow LLVM14.
+type Version int
+
+const (
+	// LLVM14 spells as llvm-cxxfilt-14 (Debian 12's llvm-14) does, with a
+	// space between closing template brackets where LLVM 14 puts one
+	// ("std::vector<int, std::allocator<int> >").
+	LLVM14 Version = 14
+	// LLVM19 spells as llvm-cxxfilt-19 does where the package knows its
+	// rules: closing template brackets are never spaced
+	// ("std::vector<int, std::allocator<int>>"). Versions from 15 on are
+	// taken as 19.
+	LLVM19 Version = 19
+)
+
 type state struct {
 	p  parser
 	pr printer
@@ -57,8 +73,14 @@ var pool = sync.Pool{New: func() any { return new(state) }}
 // thunk "__imp_" followed by a mangled name or type, printed as
 // llvm-cxxfilt-14 prints it. Any other name is an error.
 func Demangle(name string) (string, error) {
+	return LLVM14.Demangle(name)
+}
+
+// Demangle is the package's Demangle, spelt as LLVM release v does.
+func (v Version) Demangle(name string) (string, error) {
 	st := pool.Get().(*state)
 	defer pool.Put(st)
+	st.pr.tight = v >= 15
 	out, err := st.word(name)
 	if err != nil {
 		return "", err
@@ -116,8 +138,14 @@ func (st *state) demangle(name, prefix string) ([]byte, error) {
 // run of letters, digits, '_', '$' and '.') that is a mangled name is
 // replaced by its demangling; everything else is kept as it is.
 func Filter(line string) string {
+	return LLVM14.Filter(line)
+}
+
+// Filter is the package's Filter, spelt as LLVM release v does.
+func (v Version) Filter(line string) string {
 	st := pool.Get().(*state)
 	defer pool.Put(st)
+	st.pr.tight = v >= 15
 	if isWord(line) {
 		out, err := st.word(line)
 		if err != nil {

@@ -16,7 +16,12 @@ import (
 
 // golden reads testdata/golden.txt: name, tab, llvm-cxxfilt-14's output.
 func golden(t testing.TB) (names, want []string) {
-	data, err := os.ReadFile(filepath.Join("testdata", "golden.txt"))
+	return goldenFile(t, "golden.txt")
+}
+
+// goldenFile reads a golden file of testdata: name, tab, the tool's output.
+func goldenFile(t testing.TB, file string) (names, want []string) {
+	data, err := os.ReadFile(filepath.Join("testdata", file))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,6 +62,46 @@ func TestGolden(t *testing.T) {
 	}
 	if demangled < len(names)/2 {
 		t.Errorf("only %d of %d golden names demangle", demangled, len(names))
+	}
+}
+
+// tight is LLVM 14's spelling with closing template brackets unspaced,
+// the one spelling change of LLVM 15 on that LLVM19 makes.
+func tight(s string) string {
+	for strings.Contains(s, "> >") {
+		s = strings.ReplaceAll(s, "> >", ">>")
+	}
+	return s
+}
+
+// TestGolden19 compares LLVM19 with llvm-cxxfilt-19 (testdata/golden19.txt):
+// equal, but where LLVM 19 changed more than the brackets since LLVM 14
+// (expressions with fewer parentheses, manglings LLVM 14 does not know),
+// where LLVM19 prints LLVM 14's text with tight brackets; those are counted.
+func TestGolden19(t *testing.T) {
+	names, want14 := golden(t)
+	names19, want19 := goldenFile(t, "golden19.txt")
+	if len(names19) != len(names) {
+		t.Fatalf("golden19.txt has %d names, golden.txt %d", len(names19), len(names))
+	}
+	same, known := 0, 0
+	for i, name := range names {
+		got := demangle.LLVM19.Filter(name)
+		switch {
+		case got == want19[i]:
+			same++
+		case tight(want14[i]) != want19[i] && got == tight(want14[i]):
+			known++
+		default:
+			t.Errorf("LLVM19.Filter(%q)\n got %q\nwant %q", name, got, want19[i])
+		}
+		if d, err := demangle.LLVM19.Demangle(name); err == nil && d != got {
+			t.Errorf("LLVM19.Demangle(%q) = %q, Filter %q", name, d, got)
+		}
+	}
+	t.Logf("%d of %d names as llvm-cxxfilt-19 prints them, %d in LLVM 14's spelling", same, len(names), known)
+	if same < 500 || !strings.Contains(demangle.LLVM19.Filter("_ZNSsC1Ev"), "<char>>::") {
+		t.Errorf("%d names as llvm-cxxfilt-19 prints them, want most", same)
 	}
 }
 
@@ -150,12 +195,15 @@ func TestHostile(t *testing.T) {
 }
 
 // TestRealLibraries compares Filter with llvm-cxxfilt-14 on every defined
-// dynamic C++ symbol of the machine's shared libraries.
+// dynamic C++ symbol of the machine's shared libraries, and LLVM19.Filter
+// with llvm-cxxfilt-19, where a name may differ only where LLVM 19
+// changed more than the brackets since LLVM 14.
 func TestRealLibraries(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow: every symbol of the machine's libraries")
 	}
 	tool := testutil.Tool(t, "llvm-cxxfilt-14")
+	tool19 := testutil.Tool(t, "llvm-cxxfilt-19")
 	names, libs := librarySymbols(t)
 	for _, want := range []string{"libstdc++.so", "libLLVM-14.so"} {
 		found := false
@@ -175,16 +223,7 @@ func TestRealLibraries(t *testing.T) {
 		}
 		t.Skip("no C++ symbols found")
 	}
-	cmd := exec.Command(tool)
-	cmd.Stdin = strings.NewReader(strings.Join(names, "\n") + "\n")
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("%s: %v", tool, err)
-	}
-	want := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
-	if len(want) != len(names) {
-		t.Fatalf("%s printed %d lines for %d names", tool, len(want), len(names))
-	}
+	want := cxxfilt(t, tool, names)
 	bad := 0
 	for i, name := range names {
 		if got := demangle.Filter(name); got != want[i] {
@@ -198,6 +237,42 @@ func TestRealLibraries(t *testing.T) {
 	if bad*1000 > len(names) {
 		t.Errorf("%d of %d names differ from %s: more than 0.1%%", bad, len(names), tool)
 	}
+
+	want19 := cxxfilt(t, tool19, names)
+	bad, known := 0, 0
+	for i, name := range names {
+		got := demangle.LLVM19.Filter(name)
+		switch {
+		case got == want19[i]:
+		case tight(want[i]) != want19[i] && got == tight(want[i]):
+			known++
+		default:
+			bad++
+			if bad <= 20 {
+				t.Logf("%s\n got %s\nwant %s", name, got, want19[i])
+			}
+		}
+	}
+	t.Logf("llvm-cxxfilt-19: %d of %d identical, %d where LLVM 19 changed more than the brackets, %d other differences",
+		len(names)-bad-known, len(names), known, bad)
+	if bad*1000 > len(names) || known*100 > len(names) {
+		t.Errorf("%d names differ from %s where only the brackets changed, %d where more did: more than 0.1%% or 1%%", bad, tool19, known)
+	}
+}
+
+// cxxfilt runs an llvm-cxxfilt on names, one a line.
+func cxxfilt(t *testing.T, tool string, names []string) []string {
+	cmd := exec.Command(tool)
+	cmd.Stdin = strings.NewReader(strings.Join(names, "\n") + "\n")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%s: %v", tool, err)
+	}
+	want := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+	if len(want) != len(names) {
+		t.Fatalf("%s printed %d lines for %d names", tool, len(want), len(names))
+	}
+	return want
 }
 
 // librarySymbols lists the defined dynamic symbols that llvm-cxxfilt
@@ -264,6 +339,11 @@ func FuzzDemangle(f *testing.F) {
 		line := demangle.Filter(name)
 		if oneWord(name) && err == nil && line != out {
 			t.Fatalf("Filter %q, Demangle %q", line, out)
+		}
+		// LLVM19 changes the brackets' spacing and nothing else.
+		out19, err19 := demangle.LLVM19.Demangle(name)
+		if (err19 == nil) != (err == nil) || out19 != tight(out) {
+			t.Fatalf("LLVM19: %q, %v; LLVM14: %q, %v", out19, err19, out, err)
 		}
 	})
 }

@@ -1,6 +1,7 @@
 // Package demangle turns mangled C++ symbol names (the Itanium C++ ABI,
 // used by GCC and Clang on every ELF and Mach-O platform) back into C++,
-// printed byte for byte as llvm-cxxfilt-14 (Debian llvm-14) prints them.
+// printed byte for byte as llvm-cxxfilt-14 (Debian llvm-14) prints them,
+// or with a Version's methods as llvm-cxxfilt-19 does.
 //
 // Demangle demangles one name and says when it is not a mangled name;
 // Filter is what llvm-cxxfilt-14 prints for one line of input: each word
@@ -57,6 +58,19 @@
 // Errors are *Error values wrapping ErrInvalid or ErrTooLarge with the
 // offset in the name where parsing stopped. The functions are safe for
 // concurrent use.
+//
+// # LLVM 19
+//
+// LLVM19.Demangle and LLVM19.Filter print what llvm-cxxfilt-19 prints where
+// LLVM's demangler changed only its spelling of closing template brackets
+// since LLVM 14: "std::vector<int, std::allocator<int>>". LLVM 15 to 19
+// also print expressions with fewer parentheses ("decltype(fp[0])" where
+// LLVM 14 prints "decltype((fp)[0])") and demangle manglings LLVM 14 does
+// not know (C++20 template parameter declarations, _BitInt, co_await);
+// there LLVM19 prints LLVM 14's text with tight brackets, or refuses the
+// name as LLVM 14 does. Measured on the 128,508 dynamic C++ symbols of a
+// Debian machine's libraries (2026-11-26): 127,923 identical to
+// llvm-cxxfilt-19, 585 (0.46%) of those two kinds, no other difference.
 //
 // # Compared with llvm-cxxfilt-14
 //

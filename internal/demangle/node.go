@@ -161,6 +161,7 @@ type printer struct {
 	failed  bool
 	packIdx int
 	packMax int
+	tight   bool // ">>", as LLVM 15 on prints closing template brackets
 }
 
 const maxPrintDepth = 600
@@ -368,6 +369,16 @@ var expandedSubNames = [...]string{
 	ssIstream:     "std::basic_istream<char, std::char_traits<char> >",
 	ssOstream:     "std::basic_ostream<char, std::char_traits<char> >",
 	ssIostream:    "std::basic_iostream<char, std::char_traits<char> >",
+}
+
+// expandedSubNamesTight are expandedSubNames as LLVM 15 on prints them.
+var expandedSubNamesTight = [...]string{
+	ssAllocator:   "std::allocator",
+	ssBasicString: "std::basic_string",
+	ssString:      "std::basic_string<char, std::char_traits<char>, std::allocator<char>>",
+	ssIstream:     "std::basic_istream<char, std::char_traits<char>>",
+	ssOstream:     "std::basic_ostream<char, std::char_traits<char>>",
+	ssIostream:    "std::basic_iostream<char, std::char_traits<char>>",
 }
 
 var specialSubBaseNames = [...]string{
@@ -619,7 +630,7 @@ func (p *printer) left(n *node) {
 	case kTemplateArgs:
 		p.str("<")
 		p.list(n.list)
-		if p.back() == '>' {
+		if p.back() == '>' && !p.tight {
 			p.str(" ")
 		}
 		p.str(">")
@@ -642,7 +653,11 @@ func (p *printer) left(n *node) {
 	case kSpecialSub:
 		p.str(specialSubNames[n.n])
 	case kExpandedSpecialSub:
-		p.str(expandedSubNames[n.n])
+		if p.tight {
+			p.str(expandedSubNamesTight[n.n])
+		} else {
+			p.str(expandedSubNames[n.n])
+		}
 	case kCtorDtorName:
 		if n.flag {
 			p.str("~")
