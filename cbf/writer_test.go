@@ -305,7 +305,7 @@ func TestNilArguments(t *testing.T) {
 		},
 		Types: []any{
 			new(Backtrace), new(FormatError), new(Frame), new(Image), new(ImageMap),
-			new(ImageMapDecoder), new(Kind), new(Reader), new(Record), new(WordSize), new(Writer),
+			new(ImageMapDecoder), new(ImageMapEncoder), new(Kind), new(Reader), new(Record), new(WordSize), new(Writer),
 			new(Profile),
 		},
 		Open:     []any{r, w},
