@@ -11,6 +11,8 @@ import (
 
 	"github.com/tracefmt/tracefmt/apitrace"
 	"github.com/tracefmt/tracefmt/cbf"
+	"github.com/tracefmt/tracefmt/gotraceraw/parsed"
+	"github.com/tracefmt/tracefmt/gotraceraw/profile"
 	"github.com/tracefmt/tracefmt/internal/cli"
 	"github.com/tracefmt/tracefmt/leaktext"
 	"github.com/tracefmt/tracefmt/xrayfdr"
@@ -35,6 +37,7 @@ var converters = map[string]converter{
 	"leaktext": {pprof: leaktextPprof, noTime: "sp-rtrace reports record when calls happened, not how long anything took"},
 	"cbf":      {pprof: cbfPprof, noTime: "backtraces carry no time"},
 	"xray":     {pprof: xrayPprof, timeline: xrayTimeline},
+	"gotrace":  {pprof: goPprof},
 }
 
 // errProfileType is a -profile value the format does not have.
@@ -184,6 +187,30 @@ func cbfPprof(w io.Writer, r io.Reader, profile string) error {
 			return err
 		}
 		p.Add(rec)
+	}
+	return p.WriteProfile(w)
+}
+
+// goPprof writes one of a Go trace's profiles: those of go tool trace
+// -pprof, or the CPU samples.
+func goPprof(w io.Writer, r io.Reader, name string) error {
+	if name == "" {
+		return fmt.Errorf("-profile: %w: a Go trace has five profiles: -profile cpu, net, sync, syscall or sched", errProfileType)
+	}
+	typ, err := profile.ParseType(name)
+	if err != nil {
+		return fmt.Errorf("-profile %s: %w: a Go trace's are cpu, net, sync, syscall and sched", name, errProfileType)
+	}
+	rd, err := parsed.NewReader(r)
+	if err != nil {
+		return err
+	}
+	p := profile.Profile{Type: typ}
+	for ev, err := range rd.All() {
+		if err != nil {
+			return err
+		}
+		p.Add(ev)
 	}
 	return p.WriteProfile(w)
 }

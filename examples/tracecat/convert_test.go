@@ -43,6 +43,9 @@ func TestPprof(t *testing.T) {
 		{"multi.txt", []string{"-profile", "memory"}, leaked(t, "memory")},
 		{"two-backtraces.cbf", []string{"-format", "cbf"}, 2},
 		{"fdr_simple.xray", nil, -1},
+		{"gotest.trace", []string{"-profile", "sched"}, -1},
+		{"gotest.trace", []string{"-profile", "sync"}, -1},
+		{"gotest.trace", []string{"-profile", "syscall"}, -1},
 	} {
 		in := sampleFile(t, tc.sample)
 		out := filepath.Join(t.TempDir(), "out.pb.gz")
@@ -194,6 +197,7 @@ func checkTimeline(t *testing.T, data []byte) {
 func TestConvertRefusals(t *testing.T) {
 	leak := sampleFile(t, "multi.txt")
 	api := sampleFile(t, "tri.trim.trace")
+	gotr := sampleFile(t, "gotest.trace")
 	out := filepath.Join(t.TempDir(), "out")
 	for _, tc := range []struct {
 		args   []string
@@ -204,6 +208,8 @@ func TestConvertRefusals(t *testing.T) {
 		{[]string{"-timeline", out, api}, 1, "tracecat: " + api + ": no timeline from an apitrace trace: apitrace traces record no times"},
 		{[]string{"-pprof", out, "-profile", "cpu", api}, 1, "tracecat: " + api + ": -profile cpu: no such profile: an apitrace trace has one profile"},
 		{[]string{"-pprof", out, "-profile", "disk", leak}, 1, "tracecat: " + leak + ": -profile disk: no such profile: the report's resource types are fd, fp, memory"},
+		{[]string{"-pprof", out, gotr}, 1, "tracecat: " + gotr + ": -profile: no such profile: a Go trace has five profiles: -profile cpu, net, sync, syscall or sched"},
+		{[]string{"-pprof", out, "-profile", "heap", gotr}, 1, "tracecat: " + gotr + ": -profile heap: no such profile: a Go trace's are cpu, net, sync, syscall and sched"},
 		{[]string{"-pprof", out, "-timeline", out, leak}, 2, "tracecat: -pprof and -timeline: one at a time"},
 		{[]string{"-profile", "cpu", leak}, 2, "tracecat: -profile goes with -pprof"},
 		{[]string{"-pprof", out, leak, api}, 2, "tracecat: -pprof and -timeline take one FILE"},

@@ -23,7 +23,9 @@
 // where sp-rtrace-postproc sorts by timestamp first).
 //
 // With -pprof, tracecat writes a pprof profile of one file instead
-// (go tool pprof -http=: OUT.pb.gz shows it): an apitrace trace's calls per
+// (go tool pprof -http=: OUT.pb.gz shows it): a Go trace's -profile net,
+// sync, syscall or sched, with the samples go tool trace -pprof gives, or
+// cpu, its CPU profile samples; an apitrace trace's calls per
 // function and backtrace; an XRay log's self and total time and calls per
 // call stack; what an sp-rtrace report leaked per backtrace, as a heap
 // profile (-profile picks one resource type, such as memory); a CBF

@@ -1,0 +1,242 @@
+package profile
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/tracefmt/tracefmt/gotraceraw/parsed"
+	"github.com/tracefmt/tracefmt/internal/testutil"
+	"github.com/tracefmt/tracefmt/internal/testutil/gorecord"
+)
+
+// profileOf converts a trace file.
+func profileOf(t testing.TB, path string, typ Type) []byte {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r, err := parsed.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := Profile{Type: typ}
+	for ev, err := range r.All() {
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		p.Add(ev)
+	}
+	var out bytes.Buffer
+	if err := p.WriteProfile(&out); err != nil {
+		t.Fatal(err)
+	}
+	return out.Bytes()
+}
+
+// traces runs go tool pprof -traces on a profile, once per sample type
+// with exact nanoseconds, and returns its samples, each a block of
+// lines, sorted.
+func traces(t testing.TB, pprofTool string, gz []byte) []string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "p.pb.gz")
+	if err := os.WriteFile(path, gz, 0o666); err != nil {
+		t.Fatal(err)
+	}
+	var blocks []string
+	for _, index := range []string{"contentions", "delay"} {
+		out, err := exec.Command(pprofTool, "-traces", "-unit=ns", "-sample_index="+index, path).CombinedOutput()
+		if err != nil {
+			t.Fatalf("go tool pprof -traces: %v\n%s", err, out)
+		}
+		_, body, _ := strings.Cut(string(out), "-----------+")
+		for _, b := range strings.Split(body, "-----------+-------------------------------------------------------\n") {
+			if b = strings.TrimPrefix(b, "-------------------------------------------------------\n"); b != "" {
+				blocks = append(blocks, index+":"+b)
+			}
+		}
+	}
+	slices.Sort(blocks)
+	return blocks
+}
+
+// goTools returns the paths of go tool trace and go tool pprof, run
+// directly: the go command in front of each would double the test's time.
+func goTools(t testing.TB) (trace, pprof string) {
+	t.Helper()
+	goTool := testutil.Tool(t, "go")
+	if v := gorecord.Version(t, gorecord.Local); !strings.HasPrefix(v, "go1.26") {
+		t.Skipf("the rules are those of Go 1.26's go tool trace; the go command is %s", v)
+	}
+	for _, name := range []string{"trace", "pprof"} {
+		out, err := exec.Command(goTool, "tool", "-n", name).Output()
+		if err != nil {
+			t.Fatalf("go tool -n %s: %v", name, err)
+		}
+		if name == "trace" {
+			trace = strings.TrimSpace(string(out))
+		} else {
+			pprof = strings.TrimSpace(string(out))
+		}
+	}
+	return trace, pprof
+}
+
+// samples returns a profile's samples as text, sorted: values, then the
+// stack's addresses and names.
+func samples(t testing.TB, gz []byte) []string {
+	t.Helper()
+	p := testutil.DecodeProfile(t, gz)
+	var out []string
+	for _, s := range p.Samples {
+		var b strings.Builder
+		fmt.Fprintf(&b, "%v", s.Values)
+		for i, f := range s.Stack {
+			fmt.Fprintf(&b, "\n  %#x %s", s.Addrs[i], f)
+		}
+		out = append(out, b.String())
+	}
+	slices.Sort(out)
+	return out
+}
+
+// compareWithGo checks our profiles of a trace file against go tool trace
+// -pprof's: the same samples, and with withTraces the same go tool pprof
+// -traces output, sorted.
+func compareWithGo(t *testing.T, traceTool, pprofTool, path string, withTraces bool) (n map[Type]int) {
+	t.Helper()
+	n = map[Type]int{}
+	for _, typ := range []Type{Net, Sync, Syscall, Sched} {
+		want, err := exec.Command(traceTool, "-pprof="+typ.String(), path).Output()
+		if err != nil {
+			t.Fatalf("go tool trace -pprof=%v %s: %v", typ, path, err)
+		}
+		got := profileOf(t, path, typ)
+		name := filepath.Base(path) + " -pprof=" + typ.String()
+		w, g := samples(t, want), samples(t, got)
+		if !slices.Equal(w, g) {
+			testutil.DiffText(t, name, []byte(strings.Join(w, "\n")), []byte(strings.Join(g, "\n")))
+		}
+		n[typ] += len(w)
+		if withTraces {
+			if w, g := traces(t, pprofTool, want), traces(t, pprofTool, got); !slices.Equal(w, g) {
+				testutil.DiffText(t, name+" (go tool pprof -traces)", []byte(strings.Join(w, "=====\n")), []byte(strings.Join(g, "=====\n")))
+			}
+		}
+	}
+	return n
+}
+
+// TestSameAsGoTool compares with Go 1.26's go tool trace -pprof on every
+// shared fixture.
+func TestSameAsGoTool(t *testing.T) {
+	traceTool, pprofTool := goTools(t)
+	dir := testutil.SharedFixture(t, "gotrace")
+	files, _ := filepath.Glob(filepath.Join(dir, "*.trace"))
+	old, _ := filepath.Glob(filepath.Join(dir, "old", "*.trace"))
+	files = append(files, old...)
+	if len(files) < 10 {
+		t.Fatalf("only %d traces in %s", len(files), dir)
+	}
+	total := map[Type]int{}
+	for i, f := range files {
+		for typ, n := range compareWithGo(t, traceTool, pprofTool, f, i == 0) {
+			total[typ] += n
+		}
+	}
+	for _, typ := range []Type{Net, Sync, Syscall, Sched} {
+		if total[typ] == 0 {
+			t.Errorf("no %v samples in any fixture: nothing was compared", typ)
+		}
+	}
+}
+
+// TestSameAsGoToolLive records traces with every Go toolchain of the
+// trace formats (Go 1.22 to 1.26) and compares with Go 1.26's tool.
+func TestSameAsGoToolLive(t *testing.T) {
+	traceTool, pprofTool := goTools(t)
+	for _, tc := range gorecord.Toolchains {
+		t.Run(tc, func(t *testing.T) {
+			path := gorecord.RecordFile(t, tc, gorecord.Workload("all"))
+			compareWithGo(t, traceTool, pprofTool, path, tc == gorecord.Local)
+		})
+	}
+}
+
+// The CPU profile has one sample per CPU sample of the trace, with its
+// stack.
+func TestCPU(t *testing.T) {
+	path := filepath.Join("..", "testdata", "cpuprofile.trace")
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r, err := parsed.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]int64{}
+	for ev, err := range r.All() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ev.Kind != parsed.KindStackSample {
+			continue
+		}
+		var b strings.Builder
+		for _, fr := range ev.Stack().Frames() {
+			fmt.Fprintf(&b, "%#x %s\n", fr.PC, fr.Func)
+		}
+		want[b.String()]++
+	}
+	var n int64
+	for _, c := range want {
+		n += c
+	}
+	if n < 20 {
+		t.Fatalf("only %d CPU samples in %s", n, path)
+	}
+	p := testutil.DecodeProfile(t, profileOf(t, path, CPU))
+	got := map[string]int64{}
+	for _, s := range p.Samples {
+		var b strings.Builder
+		for i, name := range s.Stack {
+			fmt.Fprintf(&b, "%#x %s\n", s.Addrs[i], name)
+		}
+		got[b.String()] += s.Values[0]
+		if s.Values[1] != s.Values[0]*cpuPeriod {
+			t.Errorf("a sample of %d has %d ns", s.Values[0], s.Values[1])
+		}
+	}
+	testutil.Diff(t, "CPU samples per stack", want, got)
+	if p.Default != "cpu" || p.Period != cpuPeriod {
+		t.Errorf("default sample type %q, period %d", p.Default, p.Period)
+	}
+}
+
+// TestNilArguments calls every exported function and method with nil and
+// zero arguments: none panics.
+func TestNilArguments(t *testing.T) {
+	testutil.CheckNilArgs(t, testutil.API{
+		Funcs:    map[string]any{"ParseType": ParseType},
+		Types:    []any{new(Profile), new(Type)},
+		Open:     []any{&Profile{Type: Sched}, &Profile{Type: CPU}},
+		AllowNil: []string{"ParseType"},
+	})
+	if _, err := ParseType("heap"); err == nil {
+		t.Error("ParseType(heap) is no error")
+	}
+	for _, typ := range []Type{Net, Sync, Syscall, Sched, CPU} {
+		if got, err := ParseType(typ.String()); got != typ || err != nil {
+			t.Errorf("ParseType(%q) = %v, %v", typ.String(), got, err)
+		}
+	}
+}
