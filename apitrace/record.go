@@ -71,7 +71,8 @@ type Header struct {
 	// writes them sorted by name). Only version 6 streams have them.
 	Properties []Property
 	// Container is the compression the Reader found, or the Writer uses.
-	// The Writer accepts Snappy (the default, the zero value) and Gzip.
+	// The Writer accepts Snappy (the default, the zero value), Gzip, and
+	// Zstd or ZstdSeekable, which it writes as seekable zstd.
 	Container Container
 }
 

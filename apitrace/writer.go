@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/tracefmt/tracefmt/apitrace/snappy"
+	"github.com/tracefmt/tracefmt/apitrace/zstd"
 	"github.com/tracefmt/tracefmt/varint"
 )
 
@@ -17,7 +18,9 @@ import (
 const DefaultChunkSize = 1 << 20
 
 // A Writer writes a trace: the header, then events, in the snappy container
-// (the default) or gzip.
+// (the default), gzip, or seekable zstd as apitrace master writes it (for
+// Zstd and ZstdSeekable alike: frames of 2 MiB of stream, then the seek
+// table; master misreads a large plain zstd stream).
 //
 // The Writer keeps what the stream derives consistent, whatever events the
 // caller drops, adds or reorders:
@@ -58,6 +61,9 @@ type Writer struct {
 	// 0 means DefaultChunkSize. Values above DefaultChunkSize are refused,
 	// since apitrace could not read the file. Set it before the first Write.
 	ChunkSize int
+	// ZstdLevel is the compression level of the zstd containers, 1 to 22;
+	// 0 means 3, apitrace's default. Set it before Reset or NewWriter.
+	ZstdLevel int
 
 	w      io.Writer
 	hdr    Header
@@ -65,6 +71,8 @@ type Writer struct {
 	out    []byte // one compressed chunk with its length
 	enc    snappy.Encoder
 	gz     *gzip.Writer
+	zs     *zstd.SeekableWriter // the zstd writer when the container is zstd
+	zsKeep *zstd.SeekableWriter // kept for the next Reset
 	err    error
 	open   bool
 	closed bool
@@ -121,8 +129,8 @@ type txn struct {
 }
 
 // NewWriter returns a Writer that writes h's container magic and stream
-// header to w. h.Container must be Snappy or Gzip; the versions must be
-// at most 6, the semantic version at most the version, and properties are
+// header to w. h.Container must be Snappy, Gzip, Zstd or ZstdSeekable;
+// the versions must be at most 6, the semantic version at most the version, and properties are
 // only allowed from version 6.
 func NewWriter(w io.Writer, h Header) (*Writer, error) {
 	wr := new(Writer)
@@ -153,12 +161,28 @@ func (w *Writer) Reset(out io.Writer, h Header) error {
 		return err
 	}
 	w.w, w.hdr = out, h
+	w.zs = nil
 	switch h.Container {
 	case Snappy:
 		w.gz = nil
 		if _, err := out.Write(magicSnappy); err != nil {
 			return err
 		}
+	case Zstd, ZstdSeekable:
+		level := w.ZstdLevel
+		if level == 0 {
+			level = zstd.DefaultLevel
+		}
+		w.gz = nil
+		if w.zsKeep == nil || w.zsKeep.Level() != level {
+			zs, err := zstd.NewSeekableWriter(out, level)
+			if err != nil {
+				return wrapf(ErrInvalid, "%v", err)
+			}
+			w.zsKeep = zs
+		}
+		w.zs = w.zsKeep
+		w.zs.Reset(out)
 	case Gzip:
 		if w.gz == nil {
 			w.gz, _ = gzip.NewWriterLevel(out, gzip.DefaultCompression)
@@ -181,8 +205,8 @@ func (w *Writer) Reset(out io.Writer, h Header) error {
 
 // checkHeader refuses a header the Writer cannot write.
 func checkHeader(h Header) error {
-	if h.Container != Snappy && h.Container != Gzip {
-		return wrapf(ErrInvalid, "container %v (the Writer writes snappy and gzip)", h.Container)
+	if h.Container == Brotli || h.Container > ZstdSeekable {
+		return wrapf(ErrInvalid, "container %v (the Writer writes snappy, gzip and zstd)", h.Container)
 	}
 	if h.Version > Version {
 		return wrapf(ErrInvalid, "version %d", h.Version)
@@ -433,6 +457,14 @@ func (w *Writer) chunkSize() int {
 
 // emit writes p as chunks of size bytes (the last may be shorter).
 func (w *Writer) emit(p []byte, size int) error {
+	if w.zs != nil {
+		// The seekable writer cuts frames at 2 MiB of stream, wherever
+		// the chunks end, as master's repack does.
+		if _, err := w.zs.Write(p); err != nil {
+			return w.fail(err)
+		}
+		return nil
+	}
 	if w.gz != nil {
 		if _, err := w.gz.Write(p); err != nil {
 			return w.fail(err)
@@ -452,10 +484,10 @@ func (w *Writer) emit(p []byte, size int) error {
 	return nil
 }
 
-// Flush writes the buffered stream as a (possibly short) chunk, and flushes
-// gzip. apitrace's tracer does the same on signals; readers do not mind.
-// After a refusal it still writes what was accepted, and returns the
-// refusal.
+// Flush writes the buffered stream as a (possibly short) chunk or zstd
+// frame, and flushes gzip. apitrace's tracer does the same on signals;
+// readers do not mind. After a refusal it still writes what was accepted,
+// and returns the refusal.
 func (w *Writer) Flush() error {
 	if w.refused && !w.closed {
 		if err := w.flush(); err != nil {
@@ -478,6 +510,11 @@ func (w *Writer) flush() error {
 		return err
 	}
 	w.buf = w.buf[:0]
+	if w.zs != nil {
+		if err := w.zs.Flush(); err != nil {
+			return w.fail(err)
+		}
+	}
 	if w.gz != nil {
 		if err := w.gz.Flush(); err != nil {
 			return w.fail(err)
@@ -505,6 +542,11 @@ func (w *Writer) Close() error {
 	}
 	if w.gz != nil {
 		if err := w.gz.Close(); err != nil {
+			return w.fail(err)
+		}
+	}
+	if w.zs != nil {
+		if err := w.zs.Close(); err != nil {
 			return w.fail(err)
 		}
 	}
