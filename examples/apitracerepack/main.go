@@ -1,13 +1,19 @@
 // Command apitracerepack rewrites an apitrace trace through the apitrace
-// package's Reader and Writer, as `apitrace repack` does:
+// package's Reader and Writer, as `apitrace repack` does, with the options
+// of apitrace master's repack:
 //
-//	apitracerepack [-gzip] IN OUT
+//	apitracerepack [-s | -z[=LEVEL] | --zlib | -gzip] IN OUT
 //
-// IN may be snappy, gzip, Brotli or zstd (seekable or not); OUT is snappy
-// (1 MiB chunks, what apitrace's tracer writes) or, with -gzip, gzip. The decompressed stream of OUT is
-// byte for byte that of IN, so `apitrace dump` prints the same for both. A
-// truncated IN is rewritten up to its last whole event, and the error is
-// reported.
+// IN may be snappy, gzip, Brotli or zstd (seekable or not). OUT is snappy
+// by default or with -s/--snappy (1 MiB chunks, what apitrace's tracer
+// writes); gzip with --zlib or -gzip; seekable zstd with -z/--zstd, at
+// level 3 or the LEVEL given (1 to 22, as -z=19, --zstd=19 or -z19): frames
+// of 2 MiB of stream and a seek table, as master writes, which master,
+// the zstd command and the apitrace package read. -b/--brotli is refused:
+// this library has no Brotli encoder. When several are given, the last
+// wins. The decompressed stream of OUT is byte for byte that of IN, so
+// `apitrace dump` prints the same for both. A truncated IN is rewritten
+// up to its last whole event, and the error is reported.
 //
 // Exit status: 0 done, 1 IN cannot be read or is damaged, or OUT cannot be
 // written, 2 a bad flag or argument.
@@ -19,12 +25,57 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
+	"strconv"
 
 	"github.com/tracefmt/tracefmt/apitrace"
+	"github.com/tracefmt/tracefmt/apitrace/zstd"
 	"github.com/tracefmt/tracefmt/internal/cli"
 )
 
-const usage = "usage: apitracerepack [-gzip] IN OUT"
+const usage = "usage: apitracerepack [-s | -z[=LEVEL] | --zlib | -gzip] IN OUT"
+
+// format is the output container chosen by the flags, the last one given.
+type format struct {
+	c      apitrace.Container
+	level  int    // zstd's
+	brotli string // the flag that asked for Brotli, refused
+}
+
+// formatFlag is one container flag. It takes no value, or a level where
+// the container has levels (-z=19), as getopt's optional arguments do.
+type formatFlag struct {
+	f      *format
+	c      apitrace.Container
+	name   string
+	levels bool
+}
+
+func (f *formatFlag) IsBoolFlag() bool { return true }
+func (f *formatFlag) String() string   { return "" }
+
+func (f *formatFlag) Set(s string) error {
+	f.f.brotli = ""
+	if f.c == apitrace.Brotli {
+		f.f.brotli = f.name
+		return nil
+	}
+	f.f.c = f.c
+	f.f.level = zstd.DefaultLevel
+	if s == "true" {
+		return nil
+	}
+	n, err := strconv.Atoi(s)
+	if !f.levels || err != nil || n < zstd.MinLevel || n > zstd.MaxLevel {
+		return fmt.Errorf("want no value or a level %d..%d, got %q", zstd.MinLevel, zstd.MaxLevel, s)
+	}
+	f.f.level = n
+	return nil
+}
+
+// attached finds a short option with its value attached (-z19), which
+// getopt takes and the flag package does not.
+var attached = regexp.MustCompile(`^-([zb])([0-9]+)$`)
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stderr))
@@ -32,18 +83,39 @@ func main() {
 
 func run(args []string, stderr io.Writer) int {
 	c := cli.New("apitracerepack", usage, stderr)
-	gz := c.Flags.Bool("gzip", false, "write gzip instead of snappy")
+	f := format{c: apitrace.Snappy}
+	for _, d := range []struct {
+		names  []string
+		c      apitrace.Container
+		levels bool
+		help   string
+	}{
+		{[]string{"s", "snappy"}, apitrace.Snappy, false, "write snappy (the default)"},
+		{[]string{"z", "zstd"}, apitrace.ZstdSeekable, true, "write seekable zstd as apitrace master's repack -z, at level 3, or LEVEL (1..22) given as -z=LEVEL"},
+		{[]string{"zlib", "gzip"}, apitrace.Gzip, false, "write gzip"},
+		{[]string{"b", "brotli"}, apitrace.Brotli, true, "refused: there is no Brotli encoder here"},
+	} {
+		for _, n := range d.names {
+			c.Flags.Var(&formatFlag{&f, d.c, n, d.levels}, n, d.help)
+		}
+	}
+	args = append([]string(nil), args...)
+	for i, a := range args {
+		if a == "--" {
+			break
+		}
+		args[i] = attached.ReplaceAllString(a, "-$1=$2")
+	}
 	if ok, code := c.Parse(args); !ok {
 		return code
+	}
+	if f.brotli != "" {
+		return c.BadUsage("-%s: cannot write Brotli, this library has no Brotli encoder; -z writes seekable zstd, which apitrace master reads, and -gzip what every apitrace reads", f.brotli)
 	}
 	if c.Flags.NArg() != 2 {
 		return c.BadUsage("want IN and OUT, got %d arguments", c.Flags.NArg())
 	}
-	container := apitrace.Snappy
-	if *gz {
-		container = apitrace.Gzip
-	}
-	n, err := repack(c.Flags.Arg(0), c.Flags.Arg(1), container)
+	n, err := repack(c.Flags.Arg(0), c.Flags.Arg(1), f.c, f.level)
 	if err != nil {
 		var fe *fileError
 		if errors.As(err, &fe) {
@@ -65,9 +137,9 @@ func (e *fileError) Error() string { return e.name + ": " + e.err.Error() }
 func (e *fileError) Unwrap() error { return e.err }
 
 // repack copies the events of the trace in to a new trace out in container
-// c and returns how many it copied. What was read is written even when the
-// input turns out damaged.
-func repack(in, out string, c apitrace.Container) (events int, err error) {
+// c (zstd at level) and returns how many it copied. What was read is
+// written even when the input turns out damaged.
+func repack(in, out string, c apitrace.Container, level int) (events int, err error) {
 	f, err := os.Open(in)
 	if err != nil {
 		return 0, &fileError{in, err}
@@ -84,8 +156,8 @@ func repack(in, out string, c apitrace.Container) (events int, err error) {
 	bw := bufio.NewWriterSize(o, 1<<20)
 	h := r.Header()
 	h.Container = c
-	w, err := apitrace.NewWriter(bw, h)
-	if err != nil {
+	w := &apitrace.Writer{ZstdLevel: level}
+	if err := w.Reset(bw, h); err != nil {
 		o.Close()
 		return 0, &fileError{out, err}
 	}

@@ -35,7 +35,7 @@ func TestRepackDump(t *testing.T) {
 		for _, c := range []apitrace.Container{apitrace.Snappy, apitrace.Gzip} {
 			in := input(t, name)
 			out := filepath.Join(dir, c.String()+"-"+name)
-			_, err := repack(in, out, c)
+			_, err := repack(in, out, c, 0)
 			if name == "zlib-no-eof.trace" {
 				if !errors.Is(err, io.ErrUnexpectedEOF) {
 					t.Fatalf("%s: %v, want the input's cut reported", name, err)
@@ -79,7 +79,7 @@ func TestRepackFromBrotliAndZstd(t *testing.T) {
 	for _, name := range []string{"brotli.trace", "seekable.trace", "zstd.trace"} {
 		for _, c := range []apitrace.Container{apitrace.Snappy, apitrace.Gzip} {
 			out := filepath.Join(dir, c.String()+"-"+name)
-			if _, err := repack(filepath.Join(dir, name), out, c); err != nil {
+			if _, err := repack(filepath.Join(dir, name), out, c, 0); err != nil {
 				t.Fatalf("%s: %v", name, err)
 			}
 			testutil.DiffText(t, name+" as "+c.String(), want, dump(t, tool, out))
@@ -104,7 +104,7 @@ func TestRepackContainer(t *testing.T) {
 	dir := t.TempDir()
 	for _, c := range []apitrace.Container{apitrace.Snappy, apitrace.Gzip} {
 		out := filepath.Join(dir, c.String())
-		n, err := repack(input(t, "tri.trim.trace"), out, c)
+		n, err := repack(input(t, "tri.trim.trace"), out, c, 0)
 		if err != nil || n != 42 {
 			t.Fatalf("%v: %d events, %v", c, n, err)
 		}
