@@ -38,15 +38,15 @@ type params struct {
 // breaks runs of repeat offsets), and the optimal parser zstd uses from
 // level 16 on is not implemented.
 var levels = [MaxLevel + 1]params{
-	1:  {strat: stratFast, wlog: 19, hlog: 15, mml: 6, skip: 6},
-	2:  {strat: stratFast, wlog: 20, hlog: 16, mml: 5, skip: 7},
-	3:  {strat: stratDFast, wlog: 21, hlog: 17, slog: 16, mml: 5, skip: 8},
-	4:  {strat: stratDFast, wlog: 21, hlog: 18, slog: 18, mml: 4, skip: 8},
-	5:  {strat: stratLazy, wlog: 21, hlog: 18, slog: 18, mml: 4, depth: 4, lazy: 1, target: 256, skip: 8},
-	6:  {strat: stratLazy, wlog: 21, hlog: 18, slog: 18, mml: 4, depth: 4, lazy: 2, target: 256, skip: 8},
-	7:  {strat: stratLazy, wlog: 21, hlog: 18, slog: 18, mml: 4, depth: 8, lazy: 2, target: 256, skip: 8},
-	8:  {strat: stratLazy, wlog: 21, hlog: 18, slog: 18, mml: 4, depth: 12, lazy: 2, target: 256, skip: 8},
-	9:  {strat: stratLazy, wlog: 21, hlog: 18, slog: 18, mml: 4, depth: 16, lazy: 2, target: 256, skip: 8},
+	1: {strat: stratFast, wlog: 19, hlog: 15, mml: 6, skip: 6},
+	2: {strat: stratFast, wlog: 20, hlog: 16, mml: 5, skip: 7},
+	3: {strat: stratDFast, wlog: 21, hlog: 17, slog: 16, mml: 5, skip: 8},
+	4: {strat: stratDFast, wlog: 21, hlog: 18, slog: 18, mml: 4, skip: 8},
+	5: {strat: stratLazy, wlog: 21, hlog: 18, slog: 18, mml: 4, depth: 4, lazy: 1, target: 256, skip: 8},
+	6: {strat: stratLazy, wlog: 21, hlog: 18, slog: 18, mml: 4, depth: 4, lazy: 2, target: 256, skip: 8},
+	7: {strat: stratLazy, wlog: 21, hlog: 18, slog: 18, mml: 4, depth: 8, lazy: 2, target: 256, skip: 8},
+	8: {strat: stratLazy, wlog: 21, hlog: 18, slog: 18, mml: 4, depth: 12, lazy: 2, target: 256, skip: 8},
+	9: {strat: stratLazy, wlog: 21, hlog: 18, slog: 18, mml: 4, depth: 16, lazy: 2, target: 256, skip: 8},
 }
 
 func init() {
