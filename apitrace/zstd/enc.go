@@ -31,8 +31,7 @@ type Encoder struct {
 	p     params
 
 	// Match finder state, reset per frame.
-	tabA, tabB []int32 // hash tables: fast's, dfast's long and short, lazy's heads
-	chain      []int32
+	tabA, tabB []int32   // hash tables: fast's, dfast's long and short, lazy's heads
 	rep        [3]uint32 // the repeat offsets, as the decoder will have them
 	next       int       // lazy: the first position not in the chains
 

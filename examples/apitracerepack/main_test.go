@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
 	"errors"
 	"io"
 	"os"
@@ -150,5 +151,116 @@ func TestUnreadable(t *testing.T) {
 	code = run([]string{cut, filepath.Join(dir, "out.trace")}, &stderr)
 	if msg := stderr.String(); code != 1 || !strings.Contains(msg, cut) || !strings.Contains(msg, "unexpected EOF") {
 		t.Errorf("cut input: exit %d, %q", code, msg)
+	}
+}
+
+// TestRepackZstd repacks traces as seekable zstd and checks that the zstd
+// command gives back the stream the gzip copy holds (gzip is checked
+// against the real apitrace above), and that our reader reads the events.
+func TestRepackZstd(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range traces[:3] {
+		in := input(t, name)
+		gz := filepath.Join(dir, "gz-"+name)
+		zs := filepath.Join(dir, "zs-"+name)
+		n, err := repack(in, gz, apitrace.Gzip, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := repack(in, zs, apitrace.ZstdSeekable, 3)
+		if err != nil || m != n {
+			t.Fatalf("%s: %d events, gzip %d: %v", name, m, n, err)
+		}
+		want := gunzip(t, gz)
+		if got := zstdtest.Pipe(t, testutil.ReadFile(t, zs), "-d"); !bytes.Equal(got, want) {
+			t.Fatalf("%s: zstd -d gives %d bytes, the stream is %d", name, len(got), len(want))
+		}
+		f, err := os.Open(zs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := apitrace.NewReader(f)
+		if err != nil || r.Header().Container != apitrace.ZstdSeekable {
+			t.Fatalf("%s: %v", name, err)
+		}
+		k := 0
+		for _, err := range r.All() {
+			if err != nil {
+				t.Fatal(err)
+			}
+			k++
+		}
+		f.Close()
+		if k != n {
+			t.Errorf("%s: read %d events back, wrote %d", name, k, n)
+		}
+	}
+}
+
+func gunzip(t *testing.T, path string) []byte {
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestFormatFlags checks master's repack options: the container each
+// writes, zstd levels given every way getopt takes them, the last option
+// winning, and Brotli and bad levels refused with exit status 2.
+func TestFormatFlags(t *testing.T) {
+	dir := t.TempDir()
+	in := input(t, "tri.trim.trace")
+	for _, c := range []struct {
+		args   []string
+		head   []byte // the output's first bytes
+		window byte   // zstd's window descriptor: level 1's is smaller
+	}{
+		{nil, []byte("at"), 0},
+		{[]string{"-s"}, []byte("at"), 0},
+		{[]string{"--snappy"}, []byte("at"), 0},
+		{[]string{"-gzip"}, []byte{0x1f, 0x8b}, 0},
+		{[]string{"--zlib"}, []byte{0x1f, 0x8b}, 0},
+		{[]string{"-z"}, []byte{0x28, 0xb5, 0x2f, 0xfd}, 0x58},
+		{[]string{"--zstd"}, []byte{0x28, 0xb5, 0x2f, 0xfd}, 0x58},
+		{[]string{"--zstd=1"}, []byte{0x28, 0xb5, 0x2f, 0xfd}, 0x48},
+		{[]string{"-z=1"}, []byte{0x28, 0xb5, 0x2f, 0xfd}, 0x48},
+		{[]string{"-z1"}, []byte{0x28, 0xb5, 0x2f, 0xfd}, 0x48},
+		{[]string{"-z19"}, []byte{0x28, 0xb5, 0x2f, 0xfd}, 0x58},
+		{[]string{"-z", "-s"}, []byte("at"), 0},
+		{[]string{"-s", "--zstd=1"}, []byte{0x28, 0xb5, 0x2f, 0xfd}, 0x48},
+	} {
+		out := filepath.Join(dir, "out.trace")
+		var stderr bytes.Buffer
+		if code := run(append(c.args, in, out), &stderr); code != 0 {
+			t.Fatalf("%q: exit %d: %s", c.args, code, stderr.String())
+		}
+		got := testutil.ReadFile(t, out)
+		if !bytes.HasPrefix(got, c.head) || c.window != 0 && got[5] != c.window {
+			t.Errorf("%q: output starts % x", c.args, got[:6])
+		}
+	}
+	for _, args := range [][]string{{"-b"}, {"--brotli=9"}, {"-b9"}, {"-z=0"}, {"--zstd=23"}, {"-z=x"}, {"-s=3"}} {
+		var stderr bytes.Buffer
+		code := run(append(args, in, filepath.Join(dir, "refused.trace")), &stderr)
+		first, _, _ := strings.Cut(stderr.String(), "\n")
+		if code != 2 || !strings.HasPrefix(first, "apitracerepack: ") {
+			t.Errorf("%q: exit %d, %q", args, code, stderr.String())
+		}
+		if strings.Contains(args[0], "b") && !strings.Contains(first, "no Brotli encoder") {
+			t.Errorf("%q: %q does not say why", args, first)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "refused.trace")); err == nil {
+		t.Error("a refused option wrote its output")
 	}
 }
