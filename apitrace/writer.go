@@ -130,8 +130,8 @@ type txn struct {
 
 // NewWriter returns a Writer that writes h's container magic and stream
 // header to w. h.Container must be Snappy, Gzip, Zstd or ZstdSeekable;
-// the versions must be at most 6, the semantic version at most the version, and properties are
-// only allowed from version 6.
+// the versions must be at most 6, the semantic version at most the
+// version, and properties are only allowed from version 6.
 func NewWriter(w io.Writer, h Header) (*Writer, error) {
 	wr := new(Writer)
 	if err := wr.Reset(w, h); err != nil {

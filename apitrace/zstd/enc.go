@@ -25,7 +25,8 @@ var ErrClosed = errors.New("zstd: writer closed")
 // blocks, their literals Huffman-coded and their sequences FSE-coded with
 // the table modes that cost the fewest bytes, or raw and RLE blocks when
 // those are smaller. It keeps its buffers and tables from frame to frame.
-// An Encoder is not safe for concurrent use.
+// A zero Encoder compresses at DefaultLevel. An Encoder is not safe for
+// concurrent use.
 type Encoder struct {
 	level int
 	p     params
@@ -76,6 +77,16 @@ func NewEncoder(level int) (*Encoder, error) {
 		return nil, err
 	}
 	return &Encoder{level: level, p: p}, nil
+}
+
+// Reset sets the Encoder's level, keeping its buffers.
+func (e *Encoder) Reset(level int) error {
+	p, err := levelParams(level)
+	if err != nil {
+		return err
+	}
+	e.level, e.p = level, p
+	return nil
 }
 
 // Level returns the Encoder's level.

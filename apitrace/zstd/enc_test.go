@@ -160,8 +160,12 @@ func TestEncoderLevels(t *testing.T) {
 			t.Errorf("seekable writer at level %d: %v, want ErrInvalid", level, err)
 		}
 	}
-	// A zero Encoder compresses at the default level.
+	// A zero Encoder compresses at the default level; Reset refuses a
+	// bad level.
 	var e zstd.Encoder
+	if err := e.Reset(0); !errors.Is(err, zstd.ErrInvalid) {
+		t.Errorf("Reset(0): %v", err)
+	}
 	data := []byte("a zero Encoder works, a zero Encoder works")
 	comp := e.AppendFrame(nil, data)
 	if e.Level() != zstd.DefaultLevel || !bytes.Equal(mustDecode(t, comp), data) {

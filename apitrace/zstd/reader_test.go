@@ -217,8 +217,8 @@ func TestTruncation(t *testing.T) {
 // zero arguments: none panics, and a nil input is an error.
 func TestNilArguments(t *testing.T) {
 	testutil.CheckNilArgs(t, testutil.API{
-		Funcs:    map[string]any{"NewReader": zstd.NewReader, "OpenSeekable": zstd.OpenSeekable},
-		Types:    []any{new(zstd.FormatError), new(zstd.Frame), new(zstd.Reader), new(zstd.Seekable)},
+		Funcs:    map[string]any{"NewReader": zstd.NewReader, "OpenSeekable": zstd.OpenSeekable, "NewEncoder": zstd.NewEncoder, "NewSeekableWriter": zstd.NewSeekableWriter},
+		Types:    []any{new(zstd.FormatError), new(zstd.Frame), new(zstd.Reader), new(zstd.Seekable), new(zstd.Encoder), new(zstd.SeekableWriter)},
 		AllowNil: []string{"FormatError.Unwrap"},
 	})
 }

@@ -191,3 +191,8 @@ func TestSeekableWriterStates(t *testing.T) {
 		t.Errorf("Close after a write error: %v", err)
 	}
 }
+
+func TestWriterZeroValues(t *testing.T) {
+	testutil.CheckZeroValue(t, new(zstd.SeekableWriter))
+	testutil.CheckZeroValue(t, new(zstd.Encoder))
+}
