@@ -45,32 +45,9 @@
 // snappy (chunks of 1 MiB of stream, as apitrace's tracer writes) or gzip.
 //
 // The writers refuse, with an error wrapping ErrInvalid that names the
-// rule, what apitrace 11.1 would crash on, warn about or print otherwise
-// than written, and what the Reader would refuse with its default limits:
-//   - an argument index beyond the signature's argument names (apitrace
-//     dump crashes);
-//   - a wide string code unit that is not a uint from 1 to 2^32-1
-//     (apitrace keeps 32 bits and ends the string at 0);
-//   - nesting deeper than DefaultMaxDepth, more than DefaultMaxValues
-//     values in an event, or more than the other Default limits allow;
-//   - what apitrace asserts on: a glGetError() whose return value is not
-//     an integer, bool, float or null (or is an unsigned one above
-//     2^63-1), a struct named GUID with four members that are not three
-//     unsigned integers and an array of eight;
-//   - an anonymous struct member (empty name) holding anything but a
-//     struct, which apitrace dump does not print; a bitmask signature
-//     whose zero flag is not first, which apitrace warns about;
-//   - a thread number above 2^32-1, a frame line above 2^31-1, a frame
-//     offset above 2^63-1 (apitrace's C types), unknown frame details;
-//   - a header property whose name is empty or starts with NUL (it ends
-//     apitrace's list), or two names equal up to their first NUL;
-//   - what the format cannot hold: a value without its signature, a struct
-//     with the wrong number of values, a repr without two, float bits
-//     above 32, an enum value its version 0-2 signature does not hold, a
-//     thread in a stream before version 4, a call entered twice before its
-//     leave.
-//
-// A refused event leaves the writer as it was: nothing of it reaches the
+// rule, what apitrace would crash on, warn about or print otherwise than
+// written, and what the Reader would refuse with its default limits (see
+// Writer). A refused event leaves the writer as it was: nothing of it reaches the
 // output, and Close still finishes the trace with every event accepted
 // before it (a CallWriter accepts or refuses a call whole). The refusal
 // sticks: Write, Flush and Close return it. Check applies the same rules
@@ -78,41 +55,11 @@
 // Strings may hold NUL bytes; apitrace dump prints them up to the first,
 // as Dumper does.
 //
-// Writing the events a Reader returns, in order, reproduces the
-// decompressed stream byte for byte for every trace apitrace writes, and
-// keeps the header. The container bytes differ: our snappy compressor is
-// not google's, and gzip is written at Go's default level, not zlib's
-// level 9. Streams no apitrace writes may not come back byte for byte,
-// though their events do: integers in non-minimal form, call details in
-// another order than apitrace's, repeated frame details.
-//
 // # Versions and containers
 //
-// Version 6 (apitrace 8.0 to 13.0) adds the semantic version, header
-// properties, the call flags detail (bit 0 = fake call) and real wide
-// strings; 5 adds backtraces; 4 the thread number in enter events; 3 whole
-// enum signatures (before, an enum signature is one name/value pair). The
-// container is told from the first bytes as apitrace does: "at" is snappy,
-// 1f 8b gzip, 28 b5 2f fd zstd (apitrace master), anything else Brotli
-// (which has no magic; a file that is not Brotli either fails with
-// ErrContainer, which is an ErrHeader: not a trace). Brotli is what
-// `apitrace repack --brotli` writes (apitrace 11.1 reads it); zstd is apitrace master's, in the seekable format: frames
-// of at most 2 MiB of stream and a seek table at the end of the file, found
-// when the input is an io.ReaderAt and io.Seeker (an *os.File); then
-// Position, Seek and CallReader.Index work as on snappy, a seek decoding
-// from the frame that holds the position. Through any other input a
-// seekable file reads as a plain zstd stream. A trace whose file is zstd
-// without a seek table, Brotli or gzip reads from start to end only.
-//
-// apitrace's format document is out of date; this package follows what
-// the tools write and read: version 6's header (semantic version, then
-// name/value properties ended by an empty name); call detail 0x05 (flags);
-// struct signatures with the struct's name before the member count;
-// bitmask values as bare integers; enum values as typed integers; doubles
-// in 64 bits, little-endian; the snappy container as "at" then chunks of a
-// 32-bit little-endian compressed length and one raw snappy block, a zero
-// length ending the file. Call detail 0x03 (a thread number), which no
-// released parser reads, is an error here too.
+// Stream versions 0 to 6 are read and written (Header says what each
+// added, how the container is told from the first bytes as apitrace
+// does, and where apitrace's format document is out of date).
 //
 // # Limits
 //

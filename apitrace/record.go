@@ -56,6 +56,32 @@ type Property struct {
 }
 
 // Header is what precedes the events of a trace.
+//
+// Version 6 (apitrace 8.0 to 13.0) adds the semantic version, header
+// properties, the call flags detail (bit 0 = fake call) and real wide
+// strings; 5 adds backtraces; 4 the thread number in enter events; 3 whole
+// enum signatures (before, an enum signature is one name/value pair). The
+// container is told from the first bytes as apitrace does: "at" is snappy,
+// 1f 8b gzip, 28 b5 2f fd zstd (apitrace master), anything else Brotli
+// (which has no magic; a file that is not Brotli either fails with
+// ErrContainer, which is an ErrHeader: not a trace). Brotli is what
+// `apitrace repack --brotli` writes (apitrace 11.1 reads it); zstd is apitrace master's, in the seekable format: frames
+// of at most 2 MiB of stream and a seek table at the end of the file, found
+// when the input is an io.ReaderAt and io.Seeker (an *os.File); then
+// Position, Seek and CallReader.Index work as on snappy, a seek decoding
+// from the frame that holds the position. Through any other input a
+// seekable file reads as a plain zstd stream. A trace whose file is zstd
+// without a seek table, Brotli or gzip reads from start to end only.
+//
+// apitrace's format document is out of date; this package follows what
+// the tools write and read: version 6's header (semantic version, then
+// name/value properties ended by an empty name); call detail 0x05 (flags);
+// struct signatures with the struct's name before the member count;
+// bitmask values as bare integers; enum values as typed integers; doubles
+// in 64 bits, little-endian; the snappy container as "at" then chunks of a
+// 32-bit little-endian compressed length and one raw snappy block, a zero
+// length ending the file. Call detail 0x03 (a thread number), which no
+// released parser reads, is an error here too.
 type Header struct {
 	// Version is the stream's version_no, 0 to 6. It decides the binary
 	// layout: thread numbers in enter events from 4, enum signatures with

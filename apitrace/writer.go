@@ -44,14 +44,42 @@ const DefaultChunkSize = 1 << 20
 //
 // Write refuses, with an error wrapping ErrInvalid that names the rule, an
 // event apitrace dump would crash on, misprint or read back otherwise, and
-// one our Reader would refuse with its default limits; the package
-// documentation lists the rules. A refused event leaves the Writer as it
+// one our Reader would refuse with its default limits. A refused event leaves the Writer as it
 // was before the call: nothing of it is buffered, and Close still writes
 // every event accepted before it (the refusal is sticky: Write, Flush and
 // Close then return it). Check applies the same rules without writing.
 //
+// The rules, which a CallWriter applies too:
+//   - an argument index beyond the signature's argument names (apitrace
+//     dump crashes);
+//   - a wide string code unit that is not a uint from 1 to 2^32-1
+//     (apitrace keeps 32 bits and ends the string at 0);
+//   - nesting deeper than DefaultMaxDepth, more than DefaultMaxValues
+//     values in an event, or more than the other Default limits allow;
+//   - what apitrace asserts on: a glGetError() whose return value is not
+//     an integer, bool, float or null (or is an unsigned one above
+//     2^63-1), a struct named GUID with four members that are not three
+//     unsigned integers and an array of eight;
+//   - an anonymous struct member (empty name) holding anything but a
+//     struct, which apitrace dump does not print; a bitmask signature
+//     whose zero flag is not first, which apitrace warns about;
+//   - a thread number above 2^32-1, a frame line above 2^31-1, a frame
+//     offset above 2^63-1 (apitrace's C types), unknown frame details;
+//   - a header property whose name is empty or starts with NUL (it ends
+//     apitrace's list), or two names equal up to their first NUL;
+//   - what the format cannot hold: a value without its signature, a struct
+//     with the wrong number of values, a repr without two, float bits
+//     above 32, an enum value its version 0-2 signature does not hold, a
+//     thread in a stream before version 4, a call entered twice before its
+//     leave.
+//
 // Writing the events a Reader returned, in order, reproduces the reader's
-// decompressed stream byte for byte for every trace apitrace writes.
+// decompressed stream byte for byte for every trace apitrace writes, and
+// keeps the header. The container bytes differ: our snappy compressor is
+// not google's, and gzip is written at Go's default level, not zlib's
+// level 9. Streams no apitrace writes may not come back byte for byte,
+// though their events do: integers in non-minimal form, call details in
+// another order than apitrace's, repeated frame details.
 //
 // A zero Writer returns ErrNotOpen until Reset. Errors are sticky. Close
 // must be called to write the last chunk; it does not close the underlying
