@@ -231,3 +231,40 @@ func TestValidateLocal(t *testing.T) {
 		}
 	}
 }
+
+// TestRefusalKeepsBatches refuses an event in the middle of a trace
+// written without a Validator: the batches before it are written, and
+// the open batch's events before it, with the size they make.
+func TestRefusalKeepsBatches(t *testing.T) {
+	data := testutil.ReadFile(t, "testdata/gcgens.trace")
+	v, evs := readEvents(t, data)
+	bad := &Event{Type: EvProcStop, Args: []uint64{1, 2}} // one argument too many
+	for _, text := range []bool{false, true} {
+		for _, at := range []int{1, len(evs) / 3, len(evs) - 1} {
+			var refused bytes.Buffer
+			w := newEventWriter(t, &refused, Header{Version: v}, text)
+			for _, e := range evs[:at] {
+				if err := w.Write(e); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := w.Write(bad); !errors.Is(err, ErrInvalid) {
+				t.Fatalf("bad event: %v", err)
+			}
+			if err := w.Close(); !errors.Is(err, ErrInvalid) {
+				t.Errorf("Close: %v", err)
+			}
+			var want bytes.Buffer
+			w = newEventWriter(t, &want, Header{Version: v}, text)
+			for _, e := range evs[:at] {
+				w.Write(e)
+			}
+			if err := w.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(refused.Bytes(), want.Bytes()) {
+				t.Errorf("refused after %d events (text %v): %d bytes written, want the %d of the events before", at, text, refused.Len(), want.Len())
+			}
+		}
+	}
+}
