@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -172,6 +173,18 @@ func (o *options) select_(gens []generation) []bool {
 			}
 			start, end := time.Duration(g.nanos(g.start)-origin), time.Duration(g.nanos(g.end)-origin)
 			keep[i] = end >= w.from && (w.to < 0 || start <= w.to)
+		}
+	}
+	// Generations overlap a little in time: one that does not meet the
+	// window between two that do is kept too, as Go's parser wants the
+	// generations it reads consecutive.
+	if first := slices.Index(keep, true); first >= 0 {
+		last := len(keep) - 1
+		for !keep[last] {
+			last--
+		}
+		for i := first; i <= last; i++ {
+			keep[i] = true
 		}
 	}
 	return keep

@@ -35,7 +35,10 @@
 // -from T and -to T keep the generations that overlap the window [T1, T2]
 // of durations after the trace's start (its first generation's earliest
 // batch), such as 1.5s or 250ms, the clock read through each generation's
-// Frequency as Go's parser reads it; either may be left out. The
+// Frequency as Go's parser reads it; either may be left out. A
+// generation runs from its earliest batch to its latest event; one
+// between two that overlap the window is kept too, since Go's parser
+// wants consecutive generations. The
 // generations kept are whole, and Go's parser prints each as it printed
 // it in the whole trace, but for the number and time of its Sync and the
 // times it moves to keep them increasing; and but for what it draws, in
@@ -245,9 +248,11 @@ func filter(in, out string, o *options) (string, error) {
 	var keep []bool // by generation index, when selecting
 	if o.gens != nil || o.window != nil {
 		gens, err := scanFile(in)
-		if err != nil {
+		if err != nil && len(gens) == 0 {
 			return in, err
 		}
+		// A damaged IN: select among the generations before the damage,
+		// which the copy below reports when it reaches it.
 		keep = o.select_(gens)
 		if !slices.Contains(keep, true) {
 			return in, fmt.Errorf("no generation of its %d is in %s", len(gens), o.selection())
