@@ -13,6 +13,7 @@ import (
 	"github.com/tracefmt/tracefmt/cbf"
 	"github.com/tracefmt/tracefmt/gotraceraw/parsed"
 	"github.com/tracefmt/tracefmt/gotraceraw/profile"
+	"github.com/tracefmt/tracefmt/gotraceraw/timeline"
 	"github.com/tracefmt/tracefmt/internal/cli"
 	"github.com/tracefmt/tracefmt/leaktext"
 	"github.com/tracefmt/tracefmt/xrayfdr"
@@ -37,7 +38,7 @@ var converters = map[string]converter{
 	"leaktext": {pprof: leaktextPprof, noTime: "sp-rtrace reports record when calls happened, not how long anything took"},
 	"cbf":      {pprof: cbfPprof, noTime: "backtraces carry no time"},
 	"xray":     {pprof: xrayPprof, timeline: xrayTimeline},
-	"gotrace":  {pprof: goPprof},
+	"gotrace":  {pprof: goPprof, timeline: goTimeline},
 }
 
 // errProfileType is a -profile value the format does not have.
@@ -213,6 +214,27 @@ func goPprof(w io.Writer, r io.Reader, name string) error {
 		p.Add(ev)
 	}
 	return p.WriteProfile(w)
+}
+
+// goTimeline writes a Go trace's timeline, streaming.
+func goTimeline(w io.Writer, r io.Reader) error {
+	rd, err := parsed.NewReader(r)
+	if err != nil {
+		return err
+	}
+	tw, err := timeline.NewWriter(w)
+	if err != nil {
+		return err
+	}
+	for ev, err := range rd.All() {
+		if err != nil {
+			return err
+		}
+		if err := tw.Write(ev); err != nil {
+			return err
+		}
+	}
+	return tw.Close()
 }
 
 // xrayPprof reads the whole log (XRay's blocks are put in order only once

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"io"
 	"os"
 	"path/filepath"
@@ -129,66 +128,21 @@ func leaked(t *testing.T, typ string) int64 {
 	return n
 }
 
-// TestTimeline checks that the XRay sample's timeline is JSON whose every
-// begin has its end.
+// TestTimeline checks that the XRay and Go samples' timelines are JSON
+// whose every begin has its end.
 func TestTimeline(t *testing.T) {
-	in := sampleFile(t, "fdr_simple.xray")
-	out := filepath.Join(t.TempDir(), "out.json")
-	var stdout, stderr bytes.Buffer
-	if code := run([]string{"-timeline", out, in}, &stdout, &stderr); code != 0 {
-		t.Fatalf("tracecat -timeline exits %d: %s", code, stderr.String())
-	}
-	data, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkTimeline(t, data)
-}
-
-// checkTimeline checks Chrome trace-event JSON: it parses, and on each
-// track "B" and "E" events pair up, in time order.
-func checkTimeline(t *testing.T, data []byte) {
-	t.Helper()
-	var doc struct {
-		TraceEvents []struct {
-			Name string          `json:"name"`
-			Ph   string          `json:"ph"`
-			Pid  json.RawMessage `json:"pid"`
-			Tid  json.RawMessage `json:"tid"`
-			Ts   float64         `json:"ts"`
-		} `json:"traceEvents"`
-	}
-	if err := json.Unmarshal(data, &doc); err != nil {
-		t.Fatalf("timeline: %v", err)
-	}
-	if len(doc.TraceEvents) == 0 {
-		t.Fatal("timeline: no events")
-	}
-	open := map[string][]string{}
-	last := map[string]float64{}
-	for _, e := range doc.TraceEvents {
-		track := string(e.Pid) + "/" + string(e.Tid)
-		switch e.Ph {
-		case "B":
-			open[track] = append(open[track], e.Name)
-		case "E":
-			st := open[track]
-			if len(st) == 0 {
-				t.Fatalf("timeline: %q ends on track %s with nothing open", e.Name, track)
-			}
-			open[track] = st[:len(st)-1]
+	for _, sample := range []string{"fdr_simple.xray", "gotest.trace"} {
+		in := sampleFile(t, sample)
+		out := filepath.Join(t.TempDir(), "out.json")
+		var stdout, stderr bytes.Buffer
+		if code := run([]string{"-timeline", out, in}, &stdout, &stderr); code != 0 {
+			t.Fatalf("tracecat -timeline %s exits %d: %s", sample, code, stderr.String())
 		}
-		if e.Ph == "B" || e.Ph == "E" {
-			if e.Ts < last[track] {
-				t.Fatalf("timeline: track %s goes back in time at %q (%v < %v)", track, e.Name, e.Ts, last[track])
-			}
-			last[track] = e.Ts
+		data, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	for track, st := range open {
-		if len(st) > 0 {
-			t.Errorf("timeline: track %s ends with %q open", track, st)
-		}
+		testutil.CheckTimeline(t, data)
 	}
 }
 

@@ -30,8 +30,9 @@
 // call stack; what an sp-rtrace report leaked per backtrace, as a heap
 // profile (-profile picks one resource type, such as memory); a CBF
 // stream's backtraces, counted. With -timeline it writes Chrome trace-event
-// JSON for Perfetto (ui.perfetto.dev) or chrome://tracing: an XRay log's
-// calls per thread. A format without such a picture is refused with the
+// JSON for Perfetto (ui.perfetto.dev) or chrome://tracing: a Go trace's
+// goroutines, Ps, Ms, GC, tasks, regions, logs and CPU samples; an XRay
+// log's calls per thread. A format without such a picture is refused with the
 // reason. A conversion that takes more than a second shows its progress on
 // stderr when that is a terminal. An XRay log is read whole (its blocks
 // are put in order only once all are known); the other formats stream.
