@@ -10,7 +10,7 @@
 #
 #   bash bench/compare.sh [ROW...]
 #
-# Rows: gotext gowire tracecat apidump snappy xrayread xraydump (default: all).
+# Rows: gotext gowire tracecat apidump snappy zstdenc xrayread xraydump (default: all).
 # Env: RUNS (default 5), WORK (scratch directory, default a temporary one),
 # SHARED (default ../shared beside the checkout). Inputs: the large real
 # fixtures in $SHARED/fixtures (glxgears-20s.trace, fdr_big.xray) and a Go
@@ -26,13 +26,13 @@ work=${WORK:-$(mktemp -d /tmp/tracefmt-compare.XXXXXX)}
 mkdir -p "$work"
 export GOTOOLCHAIN=local GOFLAGS=
 rows=("$@")
-[ ${#rows[@]} -gt 0 ] || rows=(gotext gowire tracecat apidump snappy xrayread xraydump)
+[ ${#rows[@]} -gt 0 ] || rows=(gotext gowire tracecat apidump snappy zstdenc xrayread xraydump)
 table=$work/table.txt
 : > "$table"
 
 bin=$work/bin
 mkdir -p "$bin"
-(cd "$root" && go build -o "$bin/" ./examples/gotracetext ./examples/tracecat ./examples/apitracedump ./examples/xraydump)
+(cd "$root" && go build -o "$bin/" ./examples/gotracetext ./examples/tracecat ./examples/apitracedump ./examples/apitracerepack ./examples/xraydump)
 
 . "$bench/timing.sh"
 
@@ -137,6 +137,43 @@ for row in "${rows[@]}"; do
 				printf "| apitrace/snappy %s | github.com/golang/snappy | %.0f MB/s | %.0f MB/s | %.2fx | |\n", r, g, o, o / g
 			}
 		}' "$work/snappy.txt" | sort >> "$table" ;;
+	zstdenc)
+		# Encode speed, in-process, side by side in one binary: our Encoder
+		# at level 3 and github.com/klauspost/compress/zstd at its default
+		# level, frame by frame (2 MiB) on one locked thread.
+		(cd "$bench" && go test -run '^$' -bench 'ZstdEncodeSideBySide' -benchtime 10x -count "$runs" ./apitrace/) > "$work/zstdenc.txt"
+		awk '
+		/^BenchmarkZstdEncodeSideBySide/ {
+			n = $1; sub(/-[0-9]+$/, "", n); split(n, p, "/")
+			for (i = 2; i < NF; i++) {
+				if ($(i+1) == "ours-MB/s") v[p[2], "ours"] = v[p[2], "ours"] " " $i
+				if ($(i+1) == "klauspost-MB/s") v[p[2], "k"] = v[p[2], "k"] " " $i
+				if ($(i+1) == "size-ratio") sz[p[2]] = $i
+			}
+			rows[p[2]] = 1
+		}
+		function median(s,   a, k, i, j, t) {
+			k = split(s, a, " ")
+			for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (a[j] + 0 < a[i] + 0) { t = a[i]; a[i] = a[j]; a[j] = t }
+			return a[int((k + 1) / 2)]
+		}
+		END {
+			for (r in rows) {
+				o = median(v[r, "ours"]); g = median(v[r, "k"])
+				printf "| apitrace/zstd encode -3 %s (size %.3fx theirs) | klauspost/compress/zstd default | %.0f MB/s | %.0f MB/s | %.2fx | |\n", r, sz[r], g, o, o / g
+			}
+		}' "$work/zstdenc.txt" | sort >> "$table"
+		# Size: apitracerepack -z=LEVEL of each original against apitrace
+		# master's repack at the same level (v13 fixtures); ratio is
+		# master's size over ours (> 1: ours is smaller).
+		for f in "$shared"/fixtures/apitrace/v13/*.zstd*.trace; do
+			[ -f "$f" ] || { skip "$row size" "no master files in $shared/fixtures/apitrace/v13"; break; }
+			b=$(basename "$f"); name=${b%%.zstd*}; level=${b#*.zstd}; level=${level%.trace}
+			"$bin/apitracerepack" -z="$level" "$shared/fixtures/apitrace/$name.trace" "$work/z.trace" 2> /dev/null
+			awk -v r="seekable zstd -$level size, $name" -v t="$(stat -c %s "$f")" -v o="$(stat -c %s "$work/z.trace")" 'BEGIN {
+				printf "| %s | apitrace master repack | %d B | %d B | %.3fx | |\n", r, t, o, t / o
+			}' >> "$table"
+		done ;;
 	xrayread)
 		log=$shared/fixtures/xray/fdr_big.xray
 		if [ ! -f "$log" ]; then skip "$row" "no $log"; continue; fi

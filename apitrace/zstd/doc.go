@@ -1,7 +1,7 @@
-// Package zstd decodes Zstandard (RFC 8878), the container apitrace master
-// writes with `apitrace repack -z`, and its seekable format (the zstd
-// project's contrib/seekable_format), where frames decode on their own.
-// It is written from the specifications, in Go only; it does not encode.
+// Package zstd decodes and encodes Zstandard (RFC 8878), the container
+// apitrace master writes with `apitrace repack -z`, and its seekable format
+// (the zstd project's contrib/seekable_format), where frames decode on
+// their own. It is written from the specifications, in Go only.
 //
 // A Reader is a streaming io.Reader over one or more frames: every block
 // type, raw, RLE and Huffman literals (one or four streams, and repeated
@@ -17,6 +17,19 @@
 // the content, FrameAt finds the frame holding a content offset, ReadFrame
 // decodes one frame, and ReadAt reads any range of the content.
 //
+// An Encoder compresses a frame at a level from 1 to 22 (3 by default, as
+// the zstd command and apitrace): levels 1-2 find matches with one hash
+// table, 3-4 with two (8-byte and short prefixes), 5 and up with hash
+// chains and lazy evaluation; levels above 7 compress as 7, as this
+// package has no optimal parser (zstd's, from level 16, is 8-14% smaller
+// on apitrace's traces). Literals are Huffman-coded and sequences
+// FSE-coded, each block choosing new, predefined, RLE or repeated tables by
+// their cost; blocks that would not shrink are stored raw or as a run. A
+// SeekableWriter writes the seekable format as apitrace master does:
+// frames of 2 MiB of content, no checksums, the seek table last. At level
+// 3 its files are within 1% of master's (libzstd 1.5.4) on apitrace's
+// traces, and any zstd decoder reads them.
+//
 // # Limits
 //
 // Reader.MaxWindow (default DefaultMaxWindow, 128 MiB: the zstd command's
@@ -29,6 +42,10 @@
 // read. Blocks are bounded by the format: 128 KiB, and no more output than
 // the window when it is smaller.
 //
+// An Encoder's hash tables take at most 2 MiB, sized down for small
+// frames; a SeekableWriter also buffers one frame of content and one
+// compressed frame.
+//
 // # Errors
 //
 // Bad input is a *FormatError giving the offset in the compressed input of
@@ -36,14 +53,18 @@
 // ErrTooLarge, ErrDictionary, ErrChecksum, ErrTable (an FSE or Huffman
 // table that is not valid), ErrCorrupt, ErrSeekTable, or
 // io.ErrUnexpectedEOF when the input is cut short. Errors are sticky: a
-// Reader keeps returning the first one until Reset.
+// Reader keeps returning the first one until Reset. An Encoder or
+// SeekableWriter refuses a level or frame size out of range with
+// ErrInvalid; a SeekableWriter keeps returning its first error (its
+// writer's, or a refusal), and ErrClosed after Close.
 //
 // # Ownership and reuse
 //
 // Reset reuses every buffer: reading stream after stream through one Reader
 // allocates nothing once its buffers have grown. NewReader and Reset read
-// up to the first frame header. A zero Reader or Seekable returns
-// ErrNotOpen until Reset. Neither is safe for concurrent use.
+// up to the first frame header. A zero Reader, Seekable or SeekableWriter
+// returns ErrNotOpen until Reset; a zero Encoder compresses at level 3.
+// None is safe for concurrent use.
 //
 // # Differences from the zstd command
 //
