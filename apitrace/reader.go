@@ -935,6 +935,11 @@ func (r *Reader) value(i int, depth int) (int, error) {
 		if n > uint64(r.maxArray) {
 			return i, r.fail(i, wrapf(ErrTooLarge, "array of %d elements", n))
 		}
+		// Every element is a value: refused here, before one is built or
+		// the bytes of the array are waited for.
+		if n > uint64(r.maxValues-len(r.stack)-len(r.arena)) {
+			return i, r.fail(i, wrapf(ErrTooLarge, "array of %d elements: more than %d values in one event", n, r.maxValues))
+		}
 		if n > uint64(len(b)-j) {
 			return i, errShort
 		}
