@@ -15,13 +15,18 @@ var (
 	magicSnappy = []byte("at")
 	magicGzip   = []byte{0x1f, 0x8b}
 	magicZstd   = []byte{0x28, 0xb5, 0x2f, 0xfd}
+	// magicSkippable is the last 3 bytes of a zstd skippable frame's
+	// magic, whose first byte is 0x50 to 0x5f.
+	magicSkippable = []byte{0x2a, 0x4d, 0x18}
 )
 
 // Detect tells the container from the first bytes of a file, as apitrace
 // does: "at" is snappy, 1f 8b gzip, 28 b5 2f fd zstd, and anything else
-// Brotli (which has no magic). ok is false when head is too short to decide
-// (fewer than 2 bytes, or a possible zstd magic cut short).
+// Brotli (which has no magic). A zstd skippable frame (5X 2a 4d 18), which
+// a zstd stream may start with, is zstd too. ok is false when head is too
+// short to decide (fewer than 2 bytes, or a possible zstd magic cut short).
 func Detect(head []byte) (c Container, ok bool) {
+	skippable := len(head) > 0 && head[0]&0xf0 == 0x50
 	switch {
 	case bytes.HasPrefix(head, magicSnappy):
 		return Snappy, true
@@ -29,7 +34,10 @@ func Detect(head []byte) (c Container, ok bool) {
 		return Gzip, true
 	case bytes.HasPrefix(head, magicZstd):
 		return Zstd, true
-	case len(head) < 4 && bytes.HasPrefix(magicZstd, head):
+	case skippable && len(head) >= 4 && bytes.Equal(head[1:4], magicSkippable):
+		return Zstd, true
+	case len(head) < 4 && bytes.HasPrefix(magicZstd, head),
+		len(head) < 4 && skippable && bytes.HasPrefix(magicSkippable, head[1:]):
 		return 0, false
 	case len(head) < 2:
 		return 0, false

@@ -124,8 +124,9 @@ type seekableOpen struct {
 }
 
 // openSeekable tries r as a seekable zstd file of which read bytes were
-// already taken. ok is false when r cannot seek or has no seekable magic at
-// its end; r is then left where it was.
+// already taken. ok is false when r cannot seek, has no seekable magic at
+// its end, or a seek table that does not describe it; r is then left where
+// it was.
 func openSeekable(r io.Reader, read int64, old source, maxChunk int) (o seekableOpen, ok bool) {
 	ra, isAt := r.(io.ReaderAt)
 	sk, isSeeker := r.(io.Seeker)
@@ -154,6 +155,13 @@ func openSeekable(r io.Reader, read int64, old source, maxChunk int) (o seekable
 		z = new(seekableSource)
 	}
 	if err := z.s.Reset(io.NewSectionReader(ra, start, size), size); err != nil {
+		if errors.Is(err, zstd.ErrSeekTable) || errors.Is(err, zstd.ErrTooLarge) {
+			// A seek table that does not describe the file, or lists a
+			// frame too large to decode whole, is no help: the frames
+			// are read one after the other, as through an input that
+			// cannot seek.
+			return o, false
+		}
 		if errors.Is(err, io.EOF) {
 			err = io.ErrUnexpectedEOF
 		}

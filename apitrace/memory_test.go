@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"os"
 	"runtime"
 	"testing"
 
@@ -40,4 +41,50 @@ func TestArrayOverLimitRefusedEarly(t *testing.T) {
 	if total > 16<<20 {
 		t.Errorf("%d MiB allocated to refuse it, want under 16", total>>20)
 	}
+}
+
+// TestZstdStartingSkippable reads a zstd trace whose first frame is a
+// skippable one: it is zstd, not Brotli, and holds the calls of the same
+// stream in gzip.
+func TestZstdStartingSkippable(t *testing.T) {
+	want := dumpText(t, "testdata/hostile/small.gzip.trace")
+	got := dumpText(t, "testdata/hostile/skippable-first.trace")
+	testutil.Diff(t, "calls", want, got)
+	if c, ok := Detect(testutil.ReadFile(t, "testdata/hostile/skippable-first.trace")); !ok || c != Zstd {
+		t.Errorf("Detect: %v, %v; want Zstd", c, ok)
+	}
+	for _, head := range [][]byte{{0x50}, {0x5f, 0x2a}, {0x55, 0x2a, 0x4d}} {
+		if _, ok := Detect(head); ok {
+			t.Errorf("Detect(% x) decides on a skippable magic cut short", head)
+		}
+	}
+}
+
+// TestSeekTableNotDescribingFile reads a zstd trace followed by a seek
+// table of 1000 empty frames, which does not describe the file: it is read
+// as a plain zstd stream, every call of it (it gave an empty dump, a
+// warning and exit status 0).
+func TestSeekTableNotDescribingFile(t *testing.T) {
+	want := dumpText(t, "testdata/hostile/small.gzip.trace")
+	got := dumpText(t, "testdata/hostile/seektable-empty.trace")
+	testutil.Diff(t, "calls", want, got)
+}
+
+// dumpText returns the dump of the trace file name, read through an
+// *os.File as the commands read it (so that a seek table is used).
+func dumpText(t *testing.T, name string) string {
+	t.Helper()
+	f, err := os.Open(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var b bytes.Buffer
+	if err := NewDumper(&b, DumpOptions{}).Trace(f); err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	if b.Len() == 0 {
+		t.Fatalf("%s: empty dump", name)
+	}
+	return b.String()
 }

@@ -62,16 +62,20 @@ type Property struct {
 // strings; 5 adds backtraces; 4 the thread number in enter events; 3 whole
 // enum signatures (before, an enum signature is one name/value pair). The
 // container is told from the first bytes as apitrace does: "at" is snappy,
-// 1f 8b gzip, 28 b5 2f fd zstd (apitrace master), anything else Brotli
-// (which has no magic; a file that is not Brotli either fails with
-// ErrContainer, which is an ErrHeader: not a trace). Brotli is what
-// `apitrace repack --brotli` writes (apitrace 11.1 reads it); zstd is apitrace master's, in the seekable format: frames
-// of at most 2 MiB of stream and a seek table at the end of the file, found
+// 1f 8b gzip, 28 b5 2f fd zstd (apitrace master) or a zstd skippable
+// frame, anything else Brotli (which has no magic; a file that is not
+// Brotli either fails with ErrContainer, which is an ErrHeader: not a
+// trace). Brotli is what `apitrace repack --brotli` writes (apitrace 11.1
+// reads it); zstd is apitrace master's, in the seekable format: frames of
+// at most 2 MiB of stream and a seek table at the end of the file, found
 // when the input is an io.ReaderAt and io.Seeker (an *os.File); then
 // Position, Seek and CallReader.Index work as on snappy, a seek decoding
 // from the frame that holds the position. Through any other input a
-// seekable file reads as a plain zstd stream. A trace whose file is zstd
-// without a seek table, Brotli or gzip reads from start to end only.
+// seekable file reads as a plain zstd stream, and so does a file whose
+// seek table does not describe it (its frames must fill the file up to
+// the table) or lists a frame larger than the zstd window limit. A trace
+// whose file is zstd without a seek table, Brotli or gzip reads from start
+// to end only.
 //
 // apitrace's format document is out of date; this package follows what
 // the tools write and read: version 6's header (semantic version, then

@@ -39,8 +39,14 @@
 // before anything is allocated. Buffers then grow with the output actually
 // produced, up to the window plus the larger of the window and 8 MiB, plus
 // a block; the input buffer grows only once it is full of bytes actually
-// read. Blocks are bounded by the format: 128 KiB, and no more output than
-// the window when it is smaller.
+// read. As the output buffer grows by doubling, the buffers it outgrew add
+// as much again until the garbage collector frees them: decoding a frame
+// allocates at most about four times its window, and a process holds that
+// much at its peak (a 128 MiB window: 512 MiB allocated, 528 MB of peak
+// RSS, measured 2026-11-26). Blocks are bounded by the format: 128 KiB,
+// and no more output than the window when it is smaller. A Seekable
+// decodes one frame at a time into a cache of that frame's size, and
+// refuses a seek table that lists a frame over its window limit.
 //
 // An Encoder's hash tables take at most 2 MiB, sized down for small
 // frames; a SeekableWriter also buffers one frame of content and one

@@ -35,10 +35,13 @@ type Frame struct {
 }
 
 // Seekable reads a file in the seekable format: its seek table, and any
-// frame on its own. MaxWindow applies to the frames ReadFrame and ReadAt
-// decode after it is set. A Seekable is not safe for concurrent use.
+// frame on its own. A Seekable is not safe for concurrent use.
 type Seekable struct {
-	// MaxWindow limits each frame's window as Reader.MaxWindow does.
+	// MaxWindow limits each frame's window as Reader.MaxWindow does, and
+	// the content of each frame the seek table lists: a frame is decoded
+	// whole (ReadAt keeps the last one), so Reset refuses a seek table
+	// entry larger than this with ErrTooLarge. Set it before Reset; it
+	// applies to the frames ReadFrame and ReadAt decode after it is set.
 	MaxWindow int64
 
 	r      io.ReaderAt
@@ -54,8 +57,10 @@ type Seekable struct {
 }
 
 // OpenSeekable reads the seek table of the size-byte file r. A file
-// without the seekable footer, or whose seek table is malformed or points
-// past the file, gives a *FormatError wrapping ErrSeekTable.
+// without the seekable footer, or whose seek table is malformed or does
+// not describe the file (its frames must fill it up to the seek table),
+// gives a *FormatError wrapping ErrSeekTable; a frame whose content is
+// larger than DefaultMaxWindow, ErrTooLarge.
 func OpenSeekable(r io.ReaderAt, size int64) (*Seekable, error) {
 	s := new(Seekable)
 	if err := s.Reset(r, size); err != nil {
@@ -82,6 +87,10 @@ func (s *Seekable) Reset(r io.ReaderAt, size int64) error {
 	}
 	if binary.LittleEndian.Uint32(foot[5:]) != seekableMagic {
 		return formatErr(size-4, ErrSeekTable, "no seekable magic number at the end of the file")
+	}
+	maxWindow := s.MaxWindow
+	if maxWindow <= 0 {
+		maxWindow = DefaultMaxWindow
 	}
 	desc := foot[4]
 	if desc&0x7c != 0 {
@@ -129,11 +138,21 @@ func (s *Seekable) Reset(r io.ReaderAt, size int64) error {
 			if f.Offset+f.Size > start {
 				return formatErr(at+j*entry, ErrSeekTable, "frame %d at offset %d of %d bytes ends past the seek table at offset %d", i+j, f.Offset, f.Size, start)
 			}
+			// Each frame is decoded whole: one over the window limit is
+			// refused from the table, before anything is decoded.
+			if f.DataSize > maxWindow {
+				return formatErr(at+j*entry, ErrTooLarge, "frame %d of %d bytes of content, limit %d", i+j, f.DataSize, maxWindow)
+			}
 			s.frames = append(s.frames, f)
 			off += f.Size
 			data += f.DataSize
 		}
 		i += k
+	}
+	if off != start {
+		// A table whose frames stop short of it leaves bytes no frame
+		// holds: it describes another file.
+		return formatErr(start, ErrSeekTable, "the frames of the seek table end at offset %d, the seek table starts at %d", off, start)
 	}
 	s.r, s.size, s.total = r, size, data
 	return nil
@@ -214,8 +233,8 @@ func (s *Seekable) ReadFrame(dst []byte, i int) ([]byte, error) {
 }
 
 // ReadAt reads decompressed content at offset off, decoding the frames
-// that hold it (the last one decoded is kept for the next call). It
-// implements io.ReaderAt.
+// that hold it (the last one decoded is kept for the next call: the cache
+// holds one frame, of at most MaxWindow bytes). It implements io.ReaderAt.
 func (s *Seekable) ReadAt(p []byte, off int64) (int, error) {
 	if s.r == nil {
 		return 0, ErrNotOpen
@@ -229,7 +248,13 @@ func (s *Seekable) ReadAt(p []byte, off int64) (int, error) {
 		if i != s.cached {
 			var err error
 			s.cached = -1
+			// Room for exactly this frame, so that it is decoded in
+			// place and the cache holds one frame, never more.
+			if want := s.frames[i].DataSize; int64(cap(s.cache)) < want || int64(cap(s.cache)) > 2*want+1<<20 {
+				s.cache = make([]byte, 0, want)
+			}
 			if s.cache, err = s.ReadFrame(s.cache[:0], i); err != nil {
+				s.cache = s.cache[:0]
 				return n, err
 			}
 			s.cached = i

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"io"
 	"math/rand"
+	"os"
+	"runtime"
 	"testing"
 
 	"github.com/tracefmt/tracefmt/apitrace/zstd"
@@ -190,4 +192,80 @@ func FuzzSeekable(f *testing.F) {
 		p := make([]byte, 100)
 		s.ReadAt(p, s.Size()/2)
 	})
+}
+
+// hostile reads a file of apitrace's hostile test data.
+func hostile(t *testing.T, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile("../testdata/hostile/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestSeekTableFrameTooLarge opens seekable files whose seek table lists a
+// frame of 1 GiB (a real frame of 8192 RLE blocks, 32 KiB) and one of
+// 2^32-1 bytes: each is refused from the table with ErrTooLarge, before
+// anything is decoded (ReadAt cached the 1 GiB frame whole: 4.8 GB).
+func TestSeekTableFrameTooLarge(t *testing.T) {
+	for _, name := range []string{"frame-1g.zst", "frame-4g.zst"} {
+		file := hostile(t, name)
+		var err error
+		total := allocatedBy(func() { _, err = zstd.OpenSeekable(bytes.NewReader(file), int64(len(file))) })
+		formatError(t, err, zstd.ErrTooLarge)
+		if total > 1<<20 {
+			t.Errorf("%s: %d KiB allocated to refuse it", name, total>>10)
+		}
+	}
+	// With the limit raised it opens.
+	file := hostile(t, "frame-1g.zst")
+	s := &zstd.Seekable{MaxWindow: 1 << 30}
+	if err := s.Reset(bytes.NewReader(file), int64(len(file))); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestSeekTableDescribesFile opens a file whose seek table lists 1000
+// empty frames in front of a real one: the table does not describe the
+// file, and is refused.
+func TestSeekTableDescribesFile(t *testing.T) {
+	file := hostile(t, "seektable-empty.trace")
+	_, err := zstd.OpenSeekable(bytes.NewReader(file), int64(len(file)))
+	formatError(t, err, zstd.ErrSeekTable)
+}
+
+// TestWindowMemory decodes a frame with a 16 MiB window and 48 MiB of
+// content: the Reader allocates at most what the package documents,
+// twice the window plus 8 MiB and a block, and as much again while its
+// buffer grows by doubling: about 4 times the window.
+func TestWindowMemory(t *testing.T) {
+	file := hostile(t, "window-16m.zst")
+	const window = 16 << 20
+	var n int64
+	var err error
+	total := allocatedBy(func() {
+		zr, err2 := zstd.NewReader(bytes.NewReader(file))
+		if err2 != nil {
+			err = err2
+			return
+		}
+		n, err = zr.WriteTo(io.Discard)
+	})
+	if err != nil || n != 48<<20 {
+		t.Fatalf("%d bytes, %v", n, err)
+	}
+	if bound := int64(2 * (2*window + 128<<10 + 64<<10)); int64(total) > bound {
+		t.Errorf("%d MiB allocated for a %d MiB window, documented bound %d MiB", total>>20, window>>20, bound>>20)
+	}
+}
+
+// allocatedBy returns the bytes f allocates.
+func allocatedBy(f func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
 }

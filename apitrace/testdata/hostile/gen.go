@@ -90,6 +90,36 @@ func gz(s *stream) []byte {
 	return b.Bytes()
 }
 
+// rleFrame is a zstd frame of n RLE blocks of 128 KiB of zeros, with a
+// window of 1<<wlog bytes and no content size in its header.
+func rleFrame(n int, wlog uint) []byte {
+	b := []byte{0x28, 0xb5, 0x2f, 0xfd, 0x00, byte((wlog - 10) << 3)}
+	for k := range n {
+		h := uint32(1<<1 | (128<<10)<<3)
+		if k == n-1 {
+			h |= 1
+		}
+		b = append(b, byte(h), byte(h>>8), byte(h>>16), 0)
+	}
+	return b
+}
+
+// seekTable appends a seek table (no checksums) listing frames of the
+// given compressed and content sizes.
+func seekTable(b []byte, sizes, dataSizes []uint32) []byte {
+	var t []byte
+	for i := range sizes {
+		t = binary.LittleEndian.AppendUint32(t, sizes[i])
+		t = binary.LittleEndian.AppendUint32(t, dataSizes[i])
+	}
+	t = binary.LittleEndian.AppendUint32(t, uint32(len(sizes)))
+	t = append(t, 0)
+	t = binary.LittleEndian.AppendUint32(t, 0x8F92EAB1)
+	b = binary.LittleEndian.AppendUint32(b, 0x184D2A5E)
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(t)))
+	return append(b, t...)
+}
+
 func main() {
 	// One call whose argument is an array of 2^20 integers.
 	s := newStream()
@@ -107,4 +137,27 @@ func main() {
 	s = newStream()
 	s.call(0, 0, true, func() { s.bigString(64 << 20) })
 	write("string-64m.trace", brotli(s))
+
+	// A seekable zstd file of one 1 GiB frame (8192 RLE blocks, 32 KiB).
+	f := rleFrame(8192, 23)
+	write("frame-1g.zst", seekTable(f, []uint32{uint32(len(f))}, []uint32{1 << 30}))
+	// One frame of 128 KiB whose seek table entry says 2^32-1 bytes.
+	f = rleFrame(1, 17)
+	write("frame-4g.zst", seekTable(f, []uint32{uint32(len(f))}, []uint32{1<<32 - 1}))
+	// A frame with a 16 MiB window and 48 MiB of content.
+	write("window-16m.zst", rleFrame(384, 24))
+
+	// A small trace in zstd: a skippable frame first, then the frame.
+	s = newStream()
+	s.call(0, 0, true, func() { s.array(3) })
+	s.call(1, 0, false, func() { s.bigString(10) })
+	z := run(s.b, "zstd", "-q", "-c", "--no-check")
+	skip := binary.LittleEndian.AppendUint32(nil, 0x184D2A50)
+	skip = binary.LittleEndian.AppendUint32(skip, 4)
+	skip = append(skip, "skip"...)
+	write("skippable-first.trace", append(skip, z...))
+	write("small.gzip.trace", gz(s))
+	// The same frame followed by a seek table of 1000 empty frames, which
+	// does not describe the file.
+	write("seektable-empty.trace", seekTable(z, make([]uint32, 1000), make([]uint32, 1000)))
 }
