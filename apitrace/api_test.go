@@ -98,7 +98,7 @@ func TestFormatErrorPrefix(t *testing.T) {
 		t.Errorf("message %q", msg)
 	}
 	for _, e := range []error{ErrHeader, ErrContainer, ErrVersion, ErrBadEvent, ErrBadDetail, ErrBadValue, ErrTooLarge,
-		ErrOverflow, ErrCorrupt, ErrInvalid, ErrClosed, ErrNotOpen, ErrSeek, ErrDumpOption} {
+		ErrOverflow, ErrNonMinimal, ErrCorrupt, ErrInvalid, ErrClosed, ErrNotOpen, ErrSeek, ErrDumpOption} {
 		if !strings.HasPrefix(e.Error(), "apitrace: ") {
 			t.Errorf("sentinel %q lacks the package name", e)
 		}

@@ -26,6 +26,9 @@
 // the stream the calls still pending come back in enter order with
 // Incomplete set, then the error that ended the stream.
 //
+// Reader.Strict also refuses what no tracer writes though apitrace reads
+// it (integers not in their shortest form, a frame detail given twice).
+//
 // CallReader.Index records where every frame starts, and SeekFrame jumps
 // there without parsing from the start (snappy and seekable zstd traces).
 //

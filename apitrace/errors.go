@@ -64,6 +64,9 @@ var (
 	// ErrTooLarge reports a length, count, id, nesting depth or chunk size
 	// above the Reader's limits.
 	ErrTooLarge = errors.New("apitrace: exceeds limit")
+	// ErrNonMinimal reports, with Strict, an integer written in more bytes
+	// than it needs, which no tracer writes.
+	ErrNonMinimal = errors.New("apitrace: integer not in its shortest form")
 	// ErrOverflow reports an integer longer than ten bytes.
 	ErrOverflow = errors.New("apitrace: integer overflows 64 bits")
 	// ErrCorrupt reports a snappy chunk that does not decode.

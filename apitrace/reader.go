@@ -44,6 +44,12 @@ type Reader struct {
 	MaxEntries   int // names in one signature, header properties, argument index; 0 means DefaultMaxEntries
 	MaxFrames    int // frames in one backtrace; 0 means DefaultMaxFrames
 	MaxChunkSize int // decompressed bytes in one snappy chunk or seekable zstd frame; 0 means DefaultMaxChunkSize (apitrace writes 1 MiB, 2 MiB)
+	// Strict also refuses what no tracer writes, though apitrace reads
+	// it: an integer in more bytes than it needs (ErrNonMinimal) and a
+	// frame detail given twice (ErrBadDetail). Set it before Reset, which
+	// reads the header. Call details in another order than apitrace's
+	// are read either way: the order carries nothing.
+	Strict bool
 
 	hdr Header
 	src source
@@ -408,6 +414,9 @@ func (r *Reader) uint(i int) (uint64, int, error) {
 	}
 	v, n := varint.Consume(b[i:])
 	if n > 0 {
+		if r.Strict && n != varint.Len(v) {
+			return 0, i, r.fail(i, wrapf(ErrNonMinimal, "%d in %d bytes", v, n))
+		}
 		return v, i + n, nil
 	}
 	if n == 0 {
@@ -750,6 +759,9 @@ func (r *Reader) backtrace(i int) (int, error) {
 				}
 				d := r.buf[i]
 				i++
+				if r.Strict && d >= 1 && d <= 5 && nf.Has&(1<<(d-1)) != 0 {
+					return i, r.fail(i-1, wrapf(ErrBadDetail, "frame detail 0x%02x given twice", d))
+				}
 				switch d {
 				case 0:
 					done = true

@@ -393,3 +393,71 @@ func TestNotATrace(t *testing.T) {
 		t.Error("ErrContainer does not wrap ErrHeader")
 	}
 }
+
+// TestStrict reads a trace edited into what no tracer writes, an integer
+// in more bytes than it needs and a frame detail given twice: Strict
+// refuses each where it stands, the default reads the trace as apitrace
+// does.
+func TestStrict(t *testing.T) {
+	var buf bytes.Buffer
+	w, err := NewWriter(&buf, Header{Version: 6, SemanticVersion: 6})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &Frame{ID: 0, Has: HasModule | HasLine, Module: "zzmod", Line: 5}
+	sig := &FunctionSig{ID: 0, Name: "glFinish"}
+	for _, ev := range []Event{{Kind: Enter, Call: 0, Sig: sig, Backtrace: []*Frame{f}}, {Kind: Leave, Call: 0}} {
+		if err := w.Write(&ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s, err := stream(t, buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	detail := []byte("\x01\x05zzmod\x04\x05")
+	if bytes.Count(s, detail) != 1 {
+		t.Fatalf("the frame's details are not in the stream once: %q", s)
+	}
+	for _, c := range []struct {
+		name, with string
+		want       error
+	}{
+		{"line 5 in two bytes", "\x01\x05zzmod\x04\x85\x00", ErrNonMinimal},
+		{"module twice", "\x01\x05zzmod\x01\x05zzmod\x04\x05", ErrBadDetail},
+	} {
+		data := container(bytes.Replace(s, detail, []byte(c.with), 1))
+		for _, strict := range []bool{false, true} {
+			r := &Reader{Strict: strict}
+			if err := r.Reset(bytes.NewReader(data)); err != nil {
+				t.Fatal(err)
+			}
+			var got *Frame
+			for ev, err := range r.All() {
+				if err != nil {
+					got = nil
+					if !strict || !errors.Is(err, c.want) {
+						t.Errorf("%s, Strict %v: %v", c.name, strict, err)
+					}
+					var fe *FormatError
+					if !errors.As(err, &fe) || fe.Offset <= int64(bytes.Index(s, detail)) {
+						t.Errorf("%s: %v, not a FormatError past the start of the frame's details", c.name, err)
+					}
+					break
+				}
+				if len(ev.Backtrace) > 0 {
+					got = ev.Backtrace[0]
+				}
+			}
+			if !strict && (got == nil || got.Module != "zzmod" || got.Line != 5) {
+				t.Errorf("%s, default: frame %+v, want zzmod line 5", c.name, got)
+			}
+			if strict && got != nil {
+				t.Errorf("%s, Strict: read the frame %+v", c.name, got)
+			}
+		}
+	}
+}
