@@ -268,3 +268,33 @@ func TestRefusalKeepsBatches(t *testing.T) {
 		}
 	}
 }
+
+// TestValidateFlush: Flush writes the generations accepted, not the one
+// held.
+func TestValidateFlush(t *testing.T) {
+	data := testutil.ReadFile(t, "testdata/gcgens.trace")
+	v, evs := readEvents(t, data)
+	gens := generations(evs)
+	var b bytes.Buffer
+	w, err := NewWriter(&b, Header{Version: v})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Validate = &recorder{}
+	held := append(append([]*Event(nil), gens[0]...), gens[1][:len(gens[1])/2]...)
+	for _, e := range held {
+		if err := w.Write(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	want, err := writeAll(t, v, gens[0], nil, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(b.Bytes(), want) {
+		t.Errorf("Flush in generation 2 wrote %d bytes, want generation 1's %d", b.Len(), len(want))
+	}
+}
