@@ -1,9 +1,10 @@
-package varint
+package varint_test
 
 import (
 	"testing"
 
 	"github.com/tracefmt/tracefmt/internal/testutil"
+	"github.com/tracefmt/tracefmt/varint"
 )
 
 // TestNilArguments calls every exported function with nil and zero
@@ -11,8 +12,8 @@ import (
 func TestNilArguments(t *testing.T) {
 	testutil.CheckNilArgs(t, testutil.API{
 		Funcs: map[string]any{
-			"Append": Append, "AppendPadded": AppendPadded, "Consume": Consume,
-			"Len": Len, "Read": Read, "ReadWidth": ReadWidth,
+			"Append": varint.Append, "AppendPadded": varint.AppendPadded, "Consume": varint.Consume,
+			"Len": varint.Len, "Read": varint.Read, "ReadWidth": varint.ReadWidth,
 		},
 	})
 }
