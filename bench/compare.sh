@@ -36,6 +36,14 @@ mkdir -p "$bin"
 
 . "$bench/timing.sh"
 
+# awkmedian: the median of a space-separated list, for the in-process rows.
+awkmedian='
+function median(s,   a, k, i, j, t) {
+	k = split(s, a, " ")
+	for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (a[j] + 0 < a[i] + 0) { t = a[i]; a[i] = a[j]; a[j] = t }
+	return a[int((k + 1) / 2)]
+}'
+
 # pair ROW PEERNAME -- PEER CMD... -- OURS CMD...: alternate, then add a row.
 pair() {
 	local row=$1 peer=$2
@@ -114,7 +122,7 @@ for row in "${rows[@]}"; do
 	snappy)
 		# In-process, side by side in one binary: ours and github.com/golang/snappy.
 		(cd "$bench" && go test -run '^$' -bench 'DecodeSideBySide|EncodeSideBySide' -benchtime 30x -count "$runs" ./apitrace/) > "$work/snappy.txt"
-		awk '
+		awk "$awkmedian"'
 		# Both side-by-side benchmarks alternate the two codecs on one locked
 		# thread and time each by that thread CPU time.
 		/^Benchmark(De|En)codeSideBySide/ {
@@ -125,11 +133,6 @@ for row in "${rows[@]}"; do
 				if ($(i+1) == "golang-MB/s") v[op p[2], "golang"] = v[op p[2], "golang"] " " $i
 			}
 			rows[op p[2]] = 1
-		}
-		function median(s,   a, k, i, j, t) {
-			k = split(s, a, " ")
-			for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (a[j] + 0 < a[i] + 0) { t = a[i]; a[i] = a[j]; a[j] = t }
-			return a[int((k + 1) / 2)]
 		}
 		END {
 			for (r in rows) {
@@ -142,7 +145,7 @@ for row in "${rows[@]}"; do
 		# at level 3 and github.com/klauspost/compress/zstd at its default
 		# level, frame by frame (2 MiB) on one locked thread.
 		(cd "$bench" && go test -run '^$' -bench 'ZstdEncodeSideBySide' -benchtime 10x -count "$runs" ./apitrace/) > "$work/zstdenc.txt"
-		awk '
+		awk "$awkmedian"'
 		/^BenchmarkZstdEncodeSideBySide/ {
 			n = $1; sub(/-[0-9]+$/, "", n); split(n, p, "/")
 			for (i = 2; i < NF; i++) {
@@ -151,11 +154,6 @@ for row in "${rows[@]}"; do
 				if ($(i+1) == "size-ratio") sz[p[2]] = $i
 			}
 			rows[p[2]] = 1
-		}
-		function median(s,   a, k, i, j, t) {
-			k = split(s, a, " ")
-			for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (a[j] + 0 < a[i] + 0) { t = a[i]; a[i] = a[j]; a[j] = t }
-			return a[int((k + 1) / 2)]
 		}
 		END {
 			for (r in rows) {

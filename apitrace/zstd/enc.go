@@ -50,6 +50,7 @@ type Encoder struct {
 	seqOwn      [3]fseEnc
 	weightEnc   fseEnc
 	scratch     [512]fseEntry
+	pad         [8]byte
 	tmp         []byte
 	tmpDesc     []byte
 }
@@ -179,11 +180,12 @@ func isRun(b []byte) bool {
 }
 
 // emit adds the sequence of the literals src[anchor:start] and a match of
-// ml bytes at offset off.
-func (e *Encoder) emit(src []byte, anchor, start, ml, off int) {
+// ml bytes at offset off, and returns where the match ends.
+func (e *Encoder) emit(src []byte, anchor, start, ml, off int) int {
 	ll := start - anchor
 	e.lits = append(e.lits, src[anchor:start]...)
 	e.seqs = append(e.seqs, seq{uint32(ll), uint32(ml), e.offCode(uint32(off), ll)})
+	return start + ml
 }
 
 // offCode returns the offset as written for a match at offset off after
@@ -268,7 +270,7 @@ func (e *Encoder) appendLiterals(dst []byte) []byte {
 	if e.tmp == nil {
 		e.tmp = make([]byte, 0, 512)
 	}
-	desc, ok := e.hufNew.appendTable(e.tmpDesc[:0], &e.weightEnc, &e.scratch, e.tmp)
+	desc, ok := e.hufNew.appendTable(e.tmpDesc[:0], &e.weightEnc, &e.scratch, &e.pad, e.tmp)
 	e.tmpDesc = desc
 	est := -1
 	if ok {

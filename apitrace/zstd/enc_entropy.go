@@ -414,7 +414,7 @@ func (h *hufEnc) cost(count *[256]uint32, maxSym int) int {
 // appendTable appends the code's description: weights compressed with
 // FSE when that is smaller, else 4 bits each. ok is false when neither
 // can describe it (more than 128 weights that FSE cannot compress).
-func (h *hufEnc) appendTable(dst []byte, enc *fseEnc, scratch *[512]fseEntry, tmp []byte) (_ []byte, ok bool) {
+func (h *hufEnc) appendTable(dst []byte, enc *fseEnc, scratch *[512]fseEntry, pad *[8]byte, tmp []byte) (_ []byte, ok bool) {
 	nw := h.maxSym // the last symbol's weight is implied
 	var w [256]uint8
 	var hist [16]uint32
@@ -426,7 +426,7 @@ func (h *hufEnc) appendTable(dst []byte, enc *fseEnc, scratch *[512]fseEntry, tm
 		hist[w[s]]++
 		maxW = max(maxW, int(w[s]))
 	}
-	if f := packWeights(w[:nw], hist[:maxW+1], enc, scratch, tmp); f != nil && len(f) < 128 && (nw > 128 || len(f) < (nw+1)/2) {
+	if f := packWeights(w[:nw], hist[:maxW+1], enc, scratch, pad, tmp); f != nil && len(f) < 128 && (nw > 128 || len(f) < (nw+1)/2) {
 		dst = append(dst, byte(len(f)))
 		return append(dst, f...), true
 	}
@@ -444,7 +444,7 @@ func (h *hufEnc) appendTable(dst []byte, enc *fseEnc, scratch *[512]fseEntry, tm
 // as the decoder reads them, into tmp; nil when it cannot. The result is
 // decoded again and compared: the decoder ends a stream of weights by
 // reading past its start, which some tables cannot signal.
-func packWeights(w []uint8, hist []uint32, enc *fseEnc, scratch *[512]fseEntry, tmp []byte) []byte {
+func packWeights(w []uint8, hist []uint32, enc *fseEnc, scratch *[512]fseEntry, pad *[8]byte, tmp []byte) []byte {
 	n := len(w)
 	if n < 2 {
 		return nil
@@ -478,8 +478,7 @@ func packWeights(w []uint8, hist []uint32, enc *fseEnc, scratch *[512]fseEntry, 
 	out = append(out, stream...)
 	// Check it decodes to w.
 	var got [256]uint8
-	var pad [8]byte
-	k, err := fseWeights(out, &got, scratch, &pad)
+	k, err := fseWeights(out, &got, scratch, pad)
 	if err != nil || k != n || string(got[:n]) != string(w) {
 		return nil
 	}

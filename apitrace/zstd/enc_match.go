@@ -150,9 +150,8 @@ func (e *Encoder) repeatRun(src []byte, ip, lim, be int, insert func(int)) int {
 			break
 		}
 		ml := 4 + matchLen(src, ip+4, ip+4-r, be)
-		e.emit(src, ip, ip, ml, r)
 		insert(ip)
-		ip += ml
+		ip = e.emit(src, ip, ip, ml, r)
 	}
 	return ip
 }
@@ -184,8 +183,7 @@ func (e *Encoder) fast(src []byte, bs, be int) int {
 			ip += 1 + (ip-anchor)>>e.p.skip
 			continue
 		}
-		e.emit(src, anchor, start, ml, off)
-		ip = start + ml
+		ip = e.emit(src, anchor, start, ml, off)
 		anchor = ip
 		if ip < lim {
 			insert(ip - 2)
@@ -244,8 +242,7 @@ func (e *Encoder) dfast(src []byte, bs, be int) int {
 			ip += 1 + (ip-anchor)>>e.p.skip
 			continue
 		}
-		e.emit(src, anchor, start, ml, off)
-		ip = start + ml
+		ip = e.emit(src, anchor, start, ml, off)
 		anchor = ip
 		if ip < lim {
 			insert(start + 2)
@@ -348,8 +345,7 @@ func (e *Encoder) lazy(src []byte, bs, be int) int {
 			}
 		}
 		start, _, ml = extendBack(src, anchor, start, start-off, ml)
-		e.emit(src, anchor, start, ml, off)
-		ip = start + ml
+		ip = e.emit(src, anchor, start, ml, off)
 		anchor = ip
 		if ip < lim {
 			ip = e.repeatRun(src, ip, lim, be, func(int) {})
