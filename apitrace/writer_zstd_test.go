@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tracefmt/tracefmt/apitrace/zstd"
+	"github.com/tracefmt/tracefmt/internal/testutil"
 	"github.com/tracefmt/tracefmt/internal/testutil/zstdtest"
 )
 
@@ -88,4 +89,16 @@ func TestWriterZstdLevel(t *testing.T) {
 	if sizes[7] >= sizes[1] {
 		t.Errorf("level 7 wrote %d bytes, level 1 %d", sizes[7], sizes[1])
 	}
+}
+
+// TestIndexZstdWritten seeks frame by frame in glxgears-20s rewritten as
+// seekable zstd (9 zstd frames): the positions the index gives name our
+// zstd frames, and decoding from one needs none before it.
+func TestIndexZstdWritten(t *testing.T) {
+	if testing.Short() {
+		t.Skip("large")
+	}
+	data := testutil.ReadFile(t, testutil.SharedFixture(t, "apitrace/glxgears-20s.trace"))
+	out, _ := rewrite(t, data, ZstdSeekable)
+	checkIndex(t, out, 35303)
 }
