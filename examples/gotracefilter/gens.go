@@ -148,6 +148,9 @@ func parseSpan(s string) (span, error) {
 }
 
 func (s span) String() string {
+	if s.first == s.last {
+		return strconv.Itoa(s.first)
+	}
 	if s.last == 0 {
 		return fmt.Sprintf("%d-", s.first)
 	}
