@@ -81,7 +81,8 @@ func (c *CallReader) Header() Header { return c.r.Header() }
 
 // Read returns the next call. After the last call it returns io.EOF for a
 // stream that ended cleanly, or the *FormatError that ended it (wrapping
-// io.ErrUnexpectedEOF for a file cut short).
+// io.ErrUnexpectedEOF for a file cut short). In a trace cut short, a call
+// whose leave was cut is dropped, as apitrace drops it.
 //
 // The Call belongs to the CallReader: it, its slices and its values are
 // valid until the next call to Read or Reset. Clone makes a copy to keep.

@@ -67,20 +67,12 @@
 // # Limits
 //
 // Every length and count read from the stream is checked against a limit
-// (Reader fields; 0 means the default) and against what the input still
-// holds before anything is allocated; buffers grow only as bytes arrive:
-//
-//	MaxDataLen    DefaultMaxDataLen    256 MiB  bytes in one string or blob
-//	MaxArrayLen   DefaultMaxArrayLen   2^24     elements of an array or wide string
-//	MaxValues     DefaultMaxValues     2^22     value nodes in one event
-//	MaxDepth      DefaultMaxDepth      64       nesting of arrays, structs, reprs
-//	MaxEntries    DefaultMaxEntries    65536    names in a signature, header properties, argument index
-//	MaxFrames     DefaultMaxFrames     65536    frames in one backtrace
-//	MaxChunkSize  DefaultMaxChunkSize  64 MiB   decompressed bytes of one snappy chunk or zstd frame
-//	CallReader.MaxPending  DefaultMaxPending  4096  calls entered and not left
-//
-// Memory is bounded by the largest event (plus the calls in flight for a
-// CallReader), not by the trace. apitrace itself checks none of these.
+// (the Reader's Max fields, 0 meaning their Default constants; a
+// CallReader's are its Reader's, plus MaxPending) and against what the
+// input still holds before anything is allocated; buffers grow only as
+// bytes arrive, so memory is bounded by the largest event (plus the calls
+// in flight for a CallReader), not by the trace. apitrace itself checks
+// none of these.
 //
 // # Ownership
 //
@@ -97,24 +89,12 @@
 //
 // # Errors
 //
-// Bad or cut-short input yields a *FormatError with Offset, the position in
-// the decompressed stream, and Chunk, the file offset of the snappy chunk
-// header or seekable zstd frame that holds it (-1 for the other
-// containers), wrapping a sentinel or io.ErrUnexpectedEOF; it prints
-// "apitrace: offset N: ...". A Brotli or zstd stream that does not decode
-// gives a FormatError wrapping the decoder's own *FormatError, whose Offset
-// is the position in the file (zstd.ErrSeekTable for a seek table that
-// points past the file, for example). Errors are
+// Bad or cut-short input yields a *FormatError with the position in the
+// decompressed stream (and the chunk holding it), wrapping a sentinel or
+// io.ErrUnexpectedEOF; it prints "apitrace: offset N: ...". Errors are
 // sticky. io.EOF is returned only at an event boundary after a clean end
-// of the container.
-//
-// A trace cut short gives every complete event; a CallReader then returns
-// the pending calls as incomplete (a call whose leave was cut is dropped,
-// as apitrace drops it) and an error wrapping io.ErrUnexpectedEOF. A snappy
-// chunk cut short is decoded as far as its complete elements go, and a gzip
-// stream without its trailer gives all it holds. Unlike apitrace, which
-// takes one to three bytes left where a chunk length belongs for a clean
-// end of file, the Reader reports them as io.ErrUnexpectedEOF.
+// of the container. A trace cut short gives every complete event first
+// (see Reader.Read and CallReader.Read).
 //
 // The codecs are packages of their own, pure Go:
 // github.com/tracefmt/tracefmt/apitrace/snappy (both ways), and the

@@ -248,6 +248,12 @@ func (r *Reader) NextCall() uint64 { return r.nextCall }
 // io.ErrUnexpectedEOF; damaged input gives a *FormatError wrapping one of the
 // sentinels. Errors are sticky.
 //
+// A stream cut short gives every complete event first. A snappy chunk cut
+// short is decoded as far as its complete elements go, and a gzip stream
+// without its trailer gives all it holds. Unlike apitrace, which takes one
+// to three bytes left where a chunk length belongs for a clean end of
+// file, the Reader reports them as io.ErrUnexpectedEOF.
+//
 // The Event belongs to the Reader: it, its slices and its values are valid
 // until the next call to Read or Reset. Clone makes a copy to keep.
 func (r *Reader) Read() (*Event, error) {
