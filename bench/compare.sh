@@ -10,7 +10,8 @@
 #
 #   bash bench/compare.sh [ROW...]
 #
-# Rows: gotext gowire tracecat apidump snappy zstdenc xrayread xraydump (default: all).
+# Rows: gotext gowire goparsed tracecat apidump snappy zstdenc xrayread xraydump
+# (default: all).
 # Env: RUNS (default 5), WORK (scratch directory, default a temporary one),
 # SHARED (default ../shared beside the checkout). Inputs: the large real
 # fixtures in $SHARED/fixtures (glxgears-20s.trace, fdr_big.xray) and a Go
@@ -26,7 +27,7 @@ work=${WORK:-$(mktemp -d /tmp/tracefmt-compare.XXXXXX)}
 mkdir -p "$work"
 export GOTOOLCHAIN=local GOFLAGS=
 rows=("$@")
-[ ${#rows[@]} -gt 0 ] || rows=(gotext gowire tracecat apidump snappy zstdenc xrayread xraydump)
+[ ${#rows[@]} -gt 0 ] || rows=(gotext gowire goparsed tracecat apidump snappy zstdenc xrayread xraydump)
 table=$work/table.txt
 : > "$table"
 
@@ -106,6 +107,20 @@ for row in "${rows[@]}"; do
 		same "$work/large.txt" "$work/c" gowire-peer
 		pair "gotracetext -wire text → wire, same trace" "Go internal/trace/raw converter" -- \
 			"$bin/peerconv" -wire "$work/large.txt" -- "$bin/gotracetext" -wire "$work/large.txt" ;;
+	goparsed)
+		# Go's own parser, through its command: the tool binary itself,
+		# not the go command that finds it.
+		gotrace
+		gotool=$(go tool -n trace)
+		cmp <("$gotool" -d=parsed "$work/large.trace") <("$bin/gotracetext" -parsed "$work/large.trace") ||
+			{ echo "goparsed: outputs differ" >&2; exit 1; }
+		pair "gotracetext -parsed, same trace" "go tool trace -d=parsed" -- \
+			"$gotool" -d=parsed "$work/large.trace" -- "$bin/gotracetext" -parsed "$work/large.trace"
+		theirs=$(/usr/bin/time -f %M "$gotool" -d=parsed "$work/large.trace" 2>&1 > /dev/null | tail -1)
+		ours=$(/usr/bin/time -f %M "$bin/gotracetext" -parsed "$work/large.trace" 2>&1 > /dev/null | tail -1)
+		awk -v t="$theirs" -v o="$ours" 'BEGIN {
+			printf "| gotracetext -parsed, peak RSS | go tool trace -d=parsed | %.0f MB | %.0f MB | %.2fx less | |\n", t / 1024, o / 1024, t / o
+		}' >> "$table" ;;
 	tracecat|apidump)
 		trace=$shared/fixtures/apitrace/glxgears-20s.trace
 		if ! command -v apitrace > /dev/null; then skip "$row" "apitrace not installed"; continue; fi

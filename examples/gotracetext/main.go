@@ -18,7 +18,8 @@
 // as it checks them, byte for byte as `go tool trace -d=parsed`: on a
 // trace Go's parser rejects, the events before the error, then the error
 // on stderr with Go's message. -footprint prints the table of
-// `go tool trace -d=footprint`.
+// `go tool trace -d=footprint`, which, as Go's, counts a cut trace up to
+// the cut.
 //
 // Exit status: 0 done, 1 FILE cannot be read or is damaged (the events
 // before the damage are written, as `go tool trace -d=wire` and

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -76,6 +77,10 @@ func TestCommandLine(t *testing.T) {
 		{[]string{cut}, 1, "gotracetext: " + cut + ": gotraceraw: offset", true},
 		{[]string{"-wire", trace}, 1, "gotracetext: " + trace + ": gotraceraw: line 1: not a Go execution trace header", false},
 		{[]string{trace}, 0, "", true},
+		{[]string{"-parsed", trace}, 0, "", true},
+		{[]string{"-footprint", trace}, 0, "", true},
+		{[]string{"-parsed", cut}, 1, "gotracetext: " + cut + ": parsed: offset", true},
+		{[]string{"-wire", "-parsed", trace}, 2, "gotracetext: -wire, -parsed and -footprint exclude each other\n", false},
 	} {
 		var stdout, stderr bytes.Buffer
 		code := run(tc.args, &stdout, &stderr)
@@ -90,6 +95,57 @@ func TestCommandLine(t *testing.T) {
 		}
 		if (stdout.Len() > 0) != tc.out {
 			t.Errorf("%q: %d bytes on stdout", tc.args, stdout.Len())
+		}
+	}
+}
+
+// TestLikeGoTool runs -parsed and -footprint beside `go tool trace
+// -d=parsed` and `-d=footprint` (Go 1.26's) on traces of each version, a
+// cut one and a broken one: the same stdout and exit status, and our
+// error carries Go's message.
+func TestLikeGoTool(t *testing.T) {
+	gocmd := testutil.Tool(t, "go")
+	out, err := exec.Command(gocmd, "env", "GOVERSION").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := strings.TrimSpace(string(out)); !strings.HasPrefix(v, "go1.26") {
+		t.Skipf("compares with Go 1.26's go tool trace; the go command here is %s", v)
+	}
+	dir := t.TempDir()
+	cut := filepath.Join(dir, "cut.trace")
+	data := testutil.ReadFile(t, "../../gotraceraw/testdata/gcgens.trace")
+	if err := os.WriteFile(cut, data[:len(data)*2/3], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	files := []string{cut}
+	for _, name := range []string{"gotest", "gcgens", "go122-annotations", "go123-coro", "go124-annotations", "go125-light"} {
+		files = append(files, "../../gotraceraw/testdata/"+name+".trace")
+	}
+	for _, f := range files {
+		for _, mode := range []string{"parsed", "footprint"} {
+			var want, goErr bytes.Buffer
+			cmd := exec.Command(gocmd, "tool", "trace", "-d="+mode, f)
+			cmd.Env = append(os.Environ(), "GOTOOLCHAIN=local")
+			cmd.Stdout, cmd.Stderr = &want, &goErr
+			wantCode := 0
+			if err := cmd.Run(); err != nil {
+				var ee *exec.ExitError
+				if !errors.As(err, &ee) {
+					t.Fatal(err)
+				}
+				wantCode = ee.ExitCode()
+			}
+			var got, stderr bytes.Buffer
+			code := run([]string{"-" + mode, f}, &got, &stderr)
+			name := filepath.Base(f) + " -" + mode
+			testutil.DiffText(t, name, want.Bytes(), got.Bytes())
+			if code != wantCode {
+				t.Errorf("%s: exit %d, want %d (%s)", name, code, wantCode, stderr.Bytes())
+			}
+			if msg := strings.TrimSpace(goErr.String()); msg != "" && !strings.Contains(stderr.String(), msg) {
+				t.Errorf("%s: stderr %q does not carry Go's %q", name, stderr.String(), msg)
+			}
 		}
 	}
 }

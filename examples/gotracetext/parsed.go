@@ -2,6 +2,7 @@ package main
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -67,8 +68,8 @@ func printFootprint(w io.Writer, r io.Reader) error {
 	events := 0
 	for {
 		ev, err := rd.Read()
-		if err == io.EOF {
-			break
+		if err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF) {
+			break // Go's tool counts a cut trace up to the cut
 		}
 		if err != nil {
 			return err
