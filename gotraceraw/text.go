@@ -175,7 +175,8 @@ type TextWriter struct {
 	Validate Validator
 
 	sink
-	wire *Writer // the wire form of what is written, when validating
+	validating bool    // Validate was set at the first Write
+	wire       *Writer // the wire form of what is written, when validating
 }
 
 // NewTextWriter returns a TextWriter of traces of h.Version to w. The
@@ -193,6 +194,7 @@ func NewTextWriter(w io.Writer, h Header) (*TextWriter, error) {
 // TextWriter is ready for Reset; before it, every method returns
 // ErrNotOpen.
 func (w *TextWriter) Reset(out io.Writer, h Header) error {
+	w.validating = false
 	if err := w.reset(out, h); err != nil {
 		return err
 	}
@@ -227,8 +229,8 @@ func (w *TextWriter) writeEvent(e *Event) error {
 		return err
 	}
 	if !w.started {
-		w.started = true
-		if w.Validate != nil {
+		w.started, w.validating = true, w.Validate != nil
+		if w.validating {
 			if w.wire == nil {
 				w.wire = new(Writer)
 			}
@@ -236,7 +238,7 @@ func (w *TextWriter) writeEvent(e *Event) error {
 			w.wire.Validate = w.Validate
 		}
 	}
-	if w.wire == nil || w.Validate == nil {
+	if !w.validating {
 		return w.writeText(e)
 	}
 	// The wire form goes first: it makes every check, and says when a

@@ -298,3 +298,47 @@ func TestValidateFlush(t *testing.T) {
 		t.Errorf("Flush in generation 2 wrote %d bytes, want generation 1's %d", b.Len(), len(want))
 	}
 }
+
+// TestValidateReset reuses validating writers for several traces, a
+// refused one among them: Reset starts each afresh.
+func TestValidateReset(t *testing.T) {
+	var wb, tb bytes.Buffer
+	w, tw := new(Writer), new(TextWriter)
+	for i, name := range []string{"gcgens", "go122-basic", "gcgens", "allocfree"} {
+		data := testutil.ReadFile(t, "testdata/"+name+".trace")
+		v, evs := readEvents(t, data)
+		wb.Reset()
+		tb.Reset()
+		if err := w.Reset(&wb, Header{Version: v}); err != nil {
+			t.Fatal(err)
+		}
+		if err := tw.Reset(&tb, Header{Version: v}); err != nil {
+			t.Fatal(err)
+		}
+		refuse := map[int]bool{}
+		if i == 2 {
+			refuse[2] = true // the third trace stops after its first generation
+		}
+		w.Validate, tw.Validate = &recorder{refuse: refuse}, &recorder{refuse: refuse}
+		for _, e := range evs {
+			if w.Write(e) != nil || tw.Write(e) != nil {
+				break
+			}
+		}
+		werr, terr := w.Close(), tw.Close()
+		if (werr != nil) != (i == 2) || (terr != nil) != (i == 2) {
+			t.Errorf("%s: Close: %v, %v", name, werr, terr)
+		}
+		want := data
+		if i == 2 {
+			want, _ = writeAll(t, v, generations(evs)[0], nil, false)
+		}
+		wantText, err := toText(want)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(wb.Bytes(), want) || !bytes.Equal(tb.Bytes(), wantText) {
+			t.Errorf("%s after Reset: %d bytes and %d of text, want %d and %d", name, wb.Len(), tb.Len(), len(want), len(wantText))
+		}
+	}
+}
