@@ -187,7 +187,7 @@ func (c *CallReader) fast() (ok, short bool) {
 	if r.buf[i] != 0 {
 		return false, false
 	}
-	r.stack, r.arena, r.bt = r.stack[:0], r.arena[:0], r.bt[:0]
+	r.arena, r.bt = r.arena[:0], r.bt[:0]
 	r.hasBT, r.nested = false, false
 	r.ev.Flags = 0
 	call := &c.call

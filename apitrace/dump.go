@@ -121,6 +121,9 @@ type Dumper struct {
 	buf  []byte
 	tail []byte // text of the incomplete calls at the end of a trace
 	err  error
+	// streaming is set while Call renders into buf: a large string is
+	// then written out as it is escaped.
+	streaming bool
 
 	// What the Dumper knows of each signature it has printed: by id for
 	// the small ids tracers use, in a map beyond (and for a second
@@ -356,7 +359,9 @@ func (d *Dumper) want(c *Call, f NameFlags) bool {
 // Call prints c if the options select it. Errors writing the output are
 // sticky and returned by Flush.
 func (d *Dumper) Call(c *Call) {
+	d.streaming = true
 	d.buf = d.render(d.buf, c)
+	d.streaming = false
 	d.maybeFlush()
 }
 
@@ -521,8 +526,35 @@ func (d *Dumper) appendCallNo(dst []byte, n uint32) []byte {
 
 func (d *Dumper) appendString(dst, s []byte) []byte {
 	dst = append(dst, d.literal...)
-	dst = appendDumpQuoted(dst, s, d.newline)
+	if d.streaming && len(s) > dumpFlushSize {
+		dst = d.streamQuoted(dst, s)
+	} else {
+		dst = appendDumpQuoted(dst, s, d.newline)
+	}
 	return append(dst, d.normal...)
+}
+
+// streamQuoted appends s quoted as appendDumpQuoted does, writing the text
+// out piece by piece, so that a large string's text is never held whole
+// beside the string. It is used while Call renders into the Dumper's own
+// buffer, which dst then is.
+func (d *Dumper) streamQuoted(dst, s []byte) []byte {
+	dst = append(dst, '"')
+	for len(s) > 0 {
+		n := min(len(s), dumpFlushSize)
+		var ended bool
+		dst, ended = appendDumpEscaped(dst, s[:n], d.newline)
+		if ended {
+			break
+		}
+		s = s[n:]
+		if len(dst) >= dumpFlushSize {
+			d.buf = dst
+			d.flush()
+			dst = d.buf
+		}
+	}
+	return append(dst, '"')
 }
 
 func (d *Dumper) appendLiteral(dst []byte, s string) []byte {

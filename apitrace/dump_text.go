@@ -155,6 +155,14 @@ const (
 // apitrace's own octal escape (see appendDumpOctal).
 func appendDumpQuoted(dst, s []byte, nl string) []byte {
 	dst = append(dst, '"')
+	dst, _ = appendDumpEscaped(dst, s, nl)
+	return append(dst, '"')
+}
+
+// appendDumpEscaped appends s escaped as between the quotes of
+// appendDumpQuoted; ended reports a NUL, where apitrace's text ends. Each
+// byte is escaped on its own, so a string may be escaped piece by piece.
+func appendDumpEscaped(dst, s []byte, nl string) (_ []byte, ended bool) {
 	start := 0
 	for i := 0; i < len(s); i++ {
 		c := s[i]
@@ -164,12 +172,11 @@ func appendDumpQuoted(dst, s []byte, nl string) []byte {
 		dst = append(dst, s[start:i]...)
 		start = i + 1
 		if c == 0 {
-			return append(dst, '"')
+			return dst, true
 		}
 		dst = appendDumpEscape(dst, uint32(c), nl)
 	}
-	dst = append(dst, s[start:]...)
-	return append(dst, '"')
+	return append(dst, s[start:]...), false
 }
 
 // appendDumpWide appends the quoted part of a wide string (the caller

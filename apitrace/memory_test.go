@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"reflect"
 	"runtime"
 	"testing"
 
@@ -87,4 +88,54 @@ func dumpText(t *testing.T, name string) string {
 		t.Fatalf("%s: empty dump", name)
 	}
 	return b.String()
+}
+
+// TestStringHeldOnce dumps a 84-byte Brotli trace holding a 64 MiB
+// string: the string is held once, in the Reader's window, and its text
+// is written out as it is escaped. Everything allocated stays under 1.5
+// times the string plus 64 MiB (it was 433 MiB: the window grown by
+// doubling, and the text held whole).
+func TestStringHeldOnce(t *testing.T) {
+	data := testutil.ReadFile(t, "testdata/hostile/string-64m.trace")
+	const size = 64 << 20
+	var b countWriter
+	var err error
+	total, _ := allocated(func() { err = NewDumper(&b, DumpOptions{}).Trace(bytes.NewReader(data)) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.n < size {
+		t.Fatalf("%d bytes of text", b.n)
+	}
+	if limit := uint64(size + size/2 + 64<<20); total > limit {
+		t.Errorf("%d MiB allocated for a 64 MiB string, want at most %d", total>>20, limit>>20)
+	}
+}
+
+// TestArrayBuiltOnce dumps a 40-byte Brotli trace holding an array of 2^20
+// integers: each value is built once, where it stays (it was built on a
+// stack, copied to the arena, in buffers grown by doubling: 624 MiB).
+func TestArrayBuiltOnce(t *testing.T) {
+	data := testutil.ReadFile(t, "testdata/hostile/array-1m.trace")
+	const n = 1 << 20
+	var b countWriter
+	var err error
+	total, _ := allocated(func() { err = NewDumper(&b, DumpOptions{}).Trace(bytes.NewReader(data)) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.n < 3*n {
+		t.Fatalf("%d bytes of text", b.n)
+	}
+	if limit := uint64(n*reflect.TypeFor[Value]().Size()*5/4 + 32<<20); total > limit {
+		t.Errorf("%d MiB allocated for an array of 2^20 values, want at most %d", total>>20, limit>>20)
+	}
+}
+
+// countWriter counts the bytes written to it.
+type countWriter struct{ n int64 }
+
+func (w *countWriter) Write(p []byte) (int, error) {
+	w.n += int64(len(p))
+	return len(p), nil
 }

@@ -84,8 +84,11 @@ type Reader struct {
 	strs []string
 
 	// per-event scratch
-	stack []Value
-	arena []Value
+	arena []Value // every composite value's node and children
+	// need is how many bytes from the current event's start the window
+	// must hold before the event is parsed again (0: not known), so that
+	// a large string or array is waited for in one growth of the window.
+	need  int
 	args  []Arg
 	bt    []*Frame
 	hasBT bool
@@ -182,6 +185,7 @@ func (r *Reader) Reset(in io.Reader) error {
 	r.buf = r.buf[:0]
 	r.pos = 0
 	r.base = 0
+	r.need = 0
 	r.srcErr = nil
 	r.chunks = r.chunks[:0]
 	r.lastDef = -1
@@ -311,6 +315,16 @@ func (r *Reader) All() iter.Seq2[*Event, error] {
 	}
 }
 
+// refillSlack is room the window keeps past what an event needs: a source
+// appends a piece at a time (256 KiB at most for gzip, Brotli and zstd).
+const refillSlack = 256 << 10
+
+// needs records that the window must hold the bytes up to index end before
+// the current event can be parsed.
+func (r *Reader) needs(end int) {
+	r.need = max(r.need, end-r.pos)
+}
+
 // refill appends more of the stream to the window, first dropping what is
 // before the current event. It reads until the window has at least doubled
 // the partial event, so that an event spanning many chunks is re-parsed only
@@ -335,8 +349,17 @@ func (r *Reader) refill() bool {
 		}
 	}
 	want := len(r.buf) + 1
+	target := max(2*want-1, r.need)
+	r.need = 0
+	if target > cap(r.buf) && target > 2*want-1 {
+		// A large string or array announced its size: the window grows
+		// to it at once, with room for a last piece of the source,
+		// instead of doubling through the sizes below (each a copy left
+		// to the garbage collector).
+		r.buf = slices.Grow(r.buf, target-len(r.buf)+refillSlack)
+	}
 	grew := false
-	for len(r.buf) < 2*want-1 || !grew {
+	for len(r.buf) < target || !grew {
 		start := r.base + int64(len(r.buf))
 		before := len(r.buf)
 		var err error
@@ -441,6 +464,7 @@ func (r *Reader) bytes(i int) ([]byte, int, error) {
 		return nil, i, r.fail(i, wrapf(ErrTooLarge, "string or blob of %d bytes", n))
 	}
 	if n > uint64(len(r.buf)-j) {
+		r.needs(j + int(n))
 		return nil, i, errShort
 	}
 	end := j + int(n)
@@ -563,7 +587,6 @@ func (r *Reader) header(i int) (int, error) {
 // --- events ---------------------------------------------------------------
 
 func (r *Reader) event(i int) (int, error) {
-	r.stack = r.stack[:0]
 	r.arena = r.arena[:0]
 	r.args = r.args[:0]
 	r.bt = r.bt[:0]
@@ -631,7 +654,7 @@ func (r *Reader) details(i int) (int, error) {
 				r.args = append(r.args, Arg{Index: int(idx)})
 				v = &r.args[len(r.args)-1].Value
 			}
-			if j < len(b) && isScalar(b[j]) && len(r.stack)+len(r.arena) < r.maxValues {
+			if j < len(b) && isScalar(b[j]) && len(r.arena) < r.maxValues {
 				i, err = r.scalar(j+1, b[j], v)
 			} else {
 				i, err = r.topValue(j, v)
@@ -804,25 +827,18 @@ func (r *Reader) backtrace(i int) (int, error) {
 	return i, nil
 }
 
-// node pushes an empty value node and returns its index on the stack. A
-// composite value's children are pushed above it, then moved to the arena.
-func (r *Reader) node(i int) (int, error) {
-	if len(r.stack)+len(r.arena) >= r.maxValues {
+// reserve adds n zero value nodes to the arena, for the children of a
+// composite value, and returns the index of the first. Children are parsed
+// in place there, so that a value is built once, where it stays.
+func (r *Reader) reserve(i, n int) (int, error) {
+	first := len(r.arena)
+	if n > r.maxValues-first {
 		return 0, r.fail(i, wrapf(ErrTooLarge, "more than %d values in one event", r.maxValues))
 	}
-	r.stack = append(r.stack, Value{})
-	return len(r.stack) - 1, nil
-}
-
-// children moves the stack entries above index p into the arena and
-// records their place in node p's Bits.
-func (r *Reader) children(p int) {
 	r.nested = true
-	first := len(r.arena)
-	n := len(r.stack) - p - 1
-	r.arena = append(r.arena, r.stack[p+1:]...)
-	r.stack = r.stack[:p+1]
-	r.stack[p].Bits = uint64(first) | uint64(n)<<32
+	r.arena = slices.Grow(r.arena, n)[:first+n]
+	clear(r.arena[first:])
+	return first, nil
 }
 
 // isScalar reports whether values of type t have no children: every type
@@ -830,22 +846,23 @@ func (r *Reader) children(p int) {
 func isScalar(t byte) bool { return t <= 10 || t == 13 }
 
 // topValue parses the value at i, an argument or a return value, into *v.
-// A scalar is parsed in place; a composite value is built on the stack,
-// its children moved to the arena, and then copied into *v.
+// A scalar is parsed in place; a composite value is built in the arena
+// and its node then copied into *v.
 func (r *Reader) topValue(i int, v *Value) (int, error) {
 	if i < len(r.buf) && isScalar(r.buf[i]) {
-		if len(r.stack)+len(r.arena) >= r.maxValues {
+		if len(r.arena) >= r.maxValues {
 			return i, r.fail(i, wrapf(ErrTooLarge, "more than %d values in one event", r.maxValues))
 		}
 		return r.scalar(i+1, r.buf[i], v)
 	}
-	i, err := r.value(i, 0)
+	at, err := r.reserve(i, 1)
 	if err != nil {
 		return i, err
 	}
-	top := len(r.stack) - 1
-	*v = r.stack[top]
-	r.stack = r.stack[:top]
+	if i, err = r.value(i, 0, at); err != nil {
+		return i, err
+	}
+	*v = r.arena[at]
 	return i, nil
 }
 
@@ -923,8 +940,9 @@ func (r *Reader) scalar(i int, t byte, v *Value) (int, error) {
 	return i, nil
 }
 
-// value parses one value at i and pushes it.
-func (r *Reader) value(i int, depth int) (int, error) {
+// value parses one value at i into the arena's node dst, and its
+// children into nodes reserved after it.
+func (r *Reader) value(i, depth, dst int) (int, error) {
 	b := r.buf
 	if i >= len(b) {
 		return i, errShort
@@ -932,87 +950,91 @@ func (r *Reader) value(i int, depth int) (int, error) {
 	at := i
 	t := b[i]
 	i++
-	p, err := r.node(at)
-	if err != nil {
-		return i, err
-	}
 	if isScalar(t) {
-		return r.scalar(i, t, &r.stack[p])
+		return r.scalar(i, t, &r.arena[dst])
 	}
-	v := &r.stack[p]
+	var err error
+	var first, n int
 	switch t {
 	case 11, 15:
-		v.Kind = KindArray
+		kind := KindArray
 		if t == 15 {
-			v.Kind = KindWString
+			kind = KindWString
 		}
-		n, j, err := r.uint(i)
+		m, j, err := r.uint(i)
 		if err != nil {
 			return i, err
 		}
-		if n > uint64(r.maxArray) {
-			return i, r.fail(i, wrapf(ErrTooLarge, "array of %d elements", n))
+		if m > uint64(r.maxArray) {
+			return i, r.fail(i, wrapf(ErrTooLarge, "array of %d elements", m))
 		}
 		// Every element is a value: refused here, before one is built or
 		// the bytes of the array are waited for.
-		if n > uint64(r.maxValues-len(r.stack)-len(r.arena)) {
-			return i, r.fail(i, wrapf(ErrTooLarge, "array of %d elements: more than %d values in one event", n, r.maxValues))
+		if m > uint64(r.maxValues-len(r.arena)) {
+			return i, r.fail(i, wrapf(ErrTooLarge, "array of %d elements: more than %d values in one event", m, r.maxValues))
 		}
-		if n > uint64(len(b)-j) {
+		if m > uint64(len(b)-j) {
+			// Each element takes a byte at least: the window must
+			// hold that much before the array is parsed again.
+			r.needs(j + int(m))
 			return i, errShort
 		}
-		i = j
+		i, n = j, int(m)
 		if depth >= r.maxDepth {
 			return i, r.fail(at, wrapf(ErrTooLarge, "values nested deeper than %d", r.maxDepth))
 		}
-		// v is not used below: the stack may move as children are pushed.
-		for k := uint64(0); k < n; k++ {
+		if first, err = r.reserve(i, n); err != nil {
+			return i, err
+		}
+		r.arena[dst].Kind = kind
+		for k := range n {
 			if t == 15 {
 				var u uint64
 				if u, i, err = r.uint(i); err != nil {
 					return i, err
 				}
-				var e int
-				if e, err = r.node(i); err != nil {
-					return i, err
-				}
-				r.stack[e] = Value{Kind: KindUInt, Bits: u}
-			} else if i, err = r.value(i, depth+1); err != nil {
+				r.arena[first+k] = Value{Kind: KindUInt, Bits: u}
+			} else if i, err = r.value(i, depth+1, first+k); err != nil {
 				return i, err
 			}
 		}
-		r.children(p)
 	case 12:
-		v.Kind = KindStruct
 		var sig *StructSig
 		if sig, i, err = r.structSig(i); err != nil {
 			return i, err
 		}
-		v.Struct = sig
 		if depth >= r.maxDepth {
 			return i, r.fail(at, wrapf(ErrTooLarge, "values nested deeper than %d", r.maxDepth))
 		}
-		for range sig.Members {
-			if i, err = r.value(i, depth+1); err != nil {
+		n = len(sig.Members)
+		if first, err = r.reserve(i, n); err != nil {
+			return i, err
+		}
+		r.arena[dst].Kind, r.arena[dst].Struct = KindStruct, sig
+		for k := range n {
+			if i, err = r.value(i, depth+1, first+k); err != nil {
 				return i, err
 			}
 		}
-		r.children(p)
 	case 14:
-		v.Kind = KindRepr
 		if depth >= r.maxDepth {
 			return i, r.fail(at, wrapf(ErrTooLarge, "values nested deeper than %d", r.maxDepth))
 		}
-		if i, err = r.value(i, depth+1); err != nil {
+		n = 2
+		if first, err = r.reserve(i, n); err != nil {
 			return i, err
 		}
-		if i, err = r.value(i, depth+1); err != nil {
-			return i, err
+		r.arena[dst].Kind = KindRepr
+		for k := range n {
+			if i, err = r.value(i, depth+1, first+k); err != nil {
+				return i, err
+			}
 		}
-		r.children(p)
 	default:
 		return i, r.fail(at, wrapf(ErrBadValue, "type 0x%02x", t))
 	}
+	// The arena may have moved: the node is found again by its index.
+	r.arena[dst].Bits = uint64(first) | uint64(n)<<32
 	return i, nil
 }
 
