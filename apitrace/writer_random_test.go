@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -582,6 +581,7 @@ func writerCase(t testing.TB, data []byte, tool string) string {
 	if tool == "" {
 		return ""
 	}
+	rules.Checked()
 	return checkRealDump(t, tool, buf.Bytes())
 }
 
@@ -599,7 +599,7 @@ func agree(g *gen, skip bool, check, write func() error, refusal *error) (writte
 		if !errors.Is(cerr, ErrInvalid) {
 			return false, fmt.Sprintf("Check: %v, not a refusal", cerr)
 		}
-		refusalStats.add(cerr)
+		rules.Refused(cerr)
 		return false, ""
 	}
 	err := write()
@@ -611,33 +611,14 @@ func agree(g *gen, skip bool, check, write func() error, refusal *error) (writte
 			return false, fmt.Sprintf("Write: %v, not a refusal", err)
 		}
 		*refusal = err
-		refusalStats.add(err)
+		rules.Refused(err)
 		return false, ""
 	}
 	return true, ""
 }
 
-// refusalStats counts the rules cases broke, for -v runs.
-var refusalStats = stats{m: map[string]int{}}
-
-var digits = regexp.MustCompile(`-?(0x)?[0-9a-f]*[0-9]+[0-9a-f]*`)
-
-type stats struct {
-	mu sync.Mutex
-	m  map[string]int
-}
-
-func (s *stats) add(err error) {
-	msg := err.Error()
-	// the rule without its numbers
-	msg = digits.ReplaceAllString(msg, "#")
-	if len(msg) > 90 {
-		msg = msg[:90]
-	}
-	s.mu.Lock()
-	s.m[msg]++
-	s.mu.Unlock()
-}
+// rules counts the rules cases broke, for -v runs.
+var rules randcase.Rules
 
 func headerRefused(err error, buf *bytes.Buffer) string {
 	if !errors.Is(err, ErrInvalid) {
@@ -891,9 +872,7 @@ func TestWriterRandom(t *testing.T) {
 		n = 40
 	}
 	randcase.Run(t, "FuzzWriterRandom", n, func(data []byte) string { return writerCase(t, data, tool) })
-	for rule, n := range refusalStats.m {
-		t.Logf("%5d refused: %s", n, rule)
-	}
+	rules.Log(t)
 }
 
 // FuzzWriterRandom is TestWriterRandom for longer runs; it runs apitrace

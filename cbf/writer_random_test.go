@@ -171,6 +171,7 @@ func cbfCase(data []byte) string {
 			if !errors.Is(cerr, ErrInvalid) {
 				return fmt.Sprintf("Check: %v, not a refusal", cerr)
 			}
+			rules.Refused(cerr)
 			continue
 		}
 		var err error
@@ -198,6 +199,7 @@ func cbfCase(data []byte) string {
 				return fmt.Sprintf("Write: %v, not a refusal", err)
 			}
 			refusal = err
+			rules.Refused(err)
 			break
 		}
 		ok = append(ok, rec)
@@ -243,8 +245,12 @@ func cbfCase(data []byte) string {
 	if _, err := r.Read(); err != io.EOF {
 		return fmt.Sprintf("after the last record: %v", err)
 	}
+	rules.Checked()
 	return ""
 }
+
+// rules counts the rules cases broke, for -v runs.
+var rules randcase.Rules
 
 func cut(fs []Frame) []Frame {
 	if len(fs) > 12 {
@@ -265,6 +271,7 @@ func TestWriterRandom(t *testing.T) {
 		n = 300
 	}
 	randcase.Run(t, "FuzzWriterRandom", n, cbfCase)
+	rules.Log(t)
 }
 
 // FuzzWriterRandom is TestWriterRandom for longer runs.

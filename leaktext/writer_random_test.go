@@ -267,6 +267,7 @@ func writerCase(t testing.TB, data []byte) string {
 			if !errors.Is(cerr, ErrInvalid) {
 				return fmt.Sprintf("Check: %v, not a refusal", cerr)
 			}
+			rules.Refused(cerr)
 			continue
 		}
 		err := w.Write(r)
@@ -278,6 +279,7 @@ func writerCase(t testing.TB, data []byte) string {
 				return fmt.Sprintf("Write: %v, not a refusal", err)
 			}
 			refusal = err
+			rules.Refused(err)
 			break
 		}
 		ok = append(ok, r)
@@ -285,8 +287,12 @@ func writerCase(t testing.TB, data []byte) string {
 	if err := w.Close(); err != refusal {
 		return fmt.Sprintf("Close after refusal %v: %v", refusal, err)
 	}
+	rules.Checked()
 	return checkBack(buf.Bytes(), h, ok)
 }
+
+// rules counts the rules cases broke, for -v runs.
+var rules randcase.Rules
 
 // recordText spells out what a record says, as the Writer reads its
 // fields: a line kept verbatim stands for itself.
@@ -382,6 +388,7 @@ func TestWriterRandom(t *testing.T) {
 		n = 300
 	}
 	randcase.Run(t, "FuzzWriterRandom", n, func(data []byte) string { return writerCase(t, data) })
+	rules.Log(t)
 }
 
 // FuzzWriterRandom is TestWriterRandom for longer runs.

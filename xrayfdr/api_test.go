@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"math/rand"
 	"os"
 	"path/filepath"
 	"strings"
@@ -89,11 +90,23 @@ func TestWriterClose(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := wr.Close(); err != nil {
-		t.Fatal(err)
+	// llvm-xray convert refuses a log without records: Close writes the
+	// header and says so.
+	if err := wr.Close(); !errors.Is(err, ErrInvalid) {
+		t.Fatalf("Close of an empty log: %v", err)
 	}
 	if out.Len() != HeaderSize {
 		t.Errorf("Close wrote %d bytes, want the header", out.Len())
+	}
+	out.Reset()
+	if err := wr.Reset(&out, Header{Version: 5, Type: TypeFDR}); err != nil {
+		t.Fatal(err)
+	}
+	if err := wr.WriteBuffer(validBlock(rand.New(rand.NewSource(1)), 5, 1, 2, 3, 4, 5)); err != nil {
+		t.Fatal(err)
+	}
+	if err := wr.Close(); err != nil {
+		t.Fatal(err)
 	}
 	if err := wr.Write(&Record{Kind: KindBufferExtents}); err != ErrClosed {
 		t.Errorf("Write after Close: %v", err)
@@ -259,6 +272,8 @@ func TestWriterRefusesOutsideBuffers(t *testing.T) {
 	wr, _ = NewWriter(&v1, Header{Version: 1, Type: TypeFDR})
 	wr.Write(&Record{Kind: KindBufferExtents, Extents: 99})
 	wr.Write(&Record{Kind: KindNewBuffer, TID: 1})
+	wr.Write(&Record{Kind: KindWallTime})
+	wr.Write(&Record{Kind: KindNewCPU})
 	if err := wr.Close(); err != nil || v1.Bytes()[HeaderSize+1] != 99 {
 		t.Errorf("BufferExtents in version 1: %v, % x", err, v1.Bytes())
 	}
@@ -268,8 +283,13 @@ func TestStrict(t *testing.T) {
 	var buf bytes.Buffer
 	wr, _ := NewWriter(&buf, Header{Version: 2, Type: TypeFDR})
 	wr.Write(&Record{Kind: KindBufferExtents})
+	wr.Write(&Record{Kind: KindNewBuffer})
+	wr.Write(&Record{Kind: KindWallTime})
 	wr.Write(&Record{Kind: KindPid, PID: 3}) // llvm-xray reads it; no runtime writes it in v2
-	wr.Close()
+	wr.Write(&Record{Kind: KindNewCPU})
+	if err := wr.Close(); err != nil {
+		t.Fatal(err)
+	}
 	for _, strict := range []bool{false, true} {
 		rd := &Reader{Strict: strict}
 		if err := rd.Reset(bytes.NewReader(buf.Bytes())); err != nil {

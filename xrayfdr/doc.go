@@ -19,8 +19,11 @@
 // read reproduces the log byte for byte, uninitialised padding included,
 // and the Writer keeps each buffer's extents right when records are
 // dropped or added (llvm-xray-14 reads our edited logs in the tests). It
-// refuses with ErrInvalid what it cannot encode or llvm-xray would
-// misread. Header says what the runtimes write that no spec does.
+// refuses with ErrInvalid, before writing any of it, a record it cannot
+// encode or that would make llvm-xray 14 reject or misread the log — the
+// block order its verifier checks above all (see Writer) — and a refusal
+// leaves every record accepted before it in the log Close finishes.
+// Header says what the runtimes write that no spec does.
 //
 // # llvm-xray's outputs
 //

@@ -2,6 +2,7 @@ package xrayfdr
 
 import (
 	"bytes"
+	"io"
 	"math/rand"
 	"os"
 	"path/filepath"
@@ -80,10 +81,6 @@ func randomLog(t *testing.T, rng *rand.Rand, v uint16, threads, blocksPer int, b
 		}
 		pid := int32(1 + rng.Intn(2))
 		recs := validBlock(rng, v, tid, pid, uint64(rng.Intn(3)), uint32(rng.Intn(3)), 5+rng.Intn(20))
-		if broken && rng.Intn(3) == 0 {
-			i, j := rng.Intn(len(recs)), rng.Intn(len(recs))
-			recs[i], recs[j] = recs[j], recs[i]
-		}
 		if err := wr.WriteBuffer(recs); err != nil {
 			t.Fatal(err)
 		}
@@ -91,7 +88,60 @@ func randomLog(t *testing.T, rng *rand.Rand, v uint16, threads, blocksPer int, b
 	if err := wr.Close(); err != nil {
 		t.Fatal(err)
 	}
+	if broken {
+		return swapInBlocks(t, buf.Bytes(), rng)
+	}
 	return buf.Bytes()
+}
+
+// swapInBlocks swaps two records in about a third of the blocks of a log
+// (the Writer refuses to write them so): the byte ranges of the two
+// records trade places, so every buffer keeps its size.
+func swapInBlocks(t *testing.T, data []byte, rng *rand.Rand) []byte {
+	rd, err := NewBytesReader(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type span struct{ off, end int }
+	var blocks [][]span
+	for {
+		rec, err := rd.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rec.Kind == KindBufferExtents {
+			continue
+		}
+		if rec.Kind == KindNewBuffer || len(blocks) == 0 {
+			blocks = append(blocks, nil)
+		}
+		off := int(rec.Offset)
+		b := &blocks[len(blocks)-1]
+		*b = append(*b, span{off, off + rec.Size(false)})
+	}
+	out := append([]byte(nil), data...)
+	for _, b := range blocks {
+		if rng.Intn(3) != 0 || len(b) < 2 {
+			continue
+		}
+		i, j := rng.Intn(len(b)), rng.Intn(len(b))
+		if i > j {
+			i, j = j, i
+		}
+		if i == j || b[j].off != b[j-1].end && j != i+1 || b[i].end != b[i+1].off {
+			continue // only records with nothing else between them and their neighbours
+		}
+		// [a][mid][c] becomes [c][mid][a]
+		a, c := data[b[i].off:b[i].end], data[b[j].off:b[j].end]
+		mid := data[b[i].end:b[j].off]
+		var n []byte
+		n = append(append(append(n, c...), mid...), a...)
+		copy(out[b[i].off:], n)
+	}
+	return out
 }
 
 // TestRandomLogsLLVM compares fdr-dump, -verify and convert with

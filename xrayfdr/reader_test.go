@@ -321,9 +321,14 @@ func TestBasicArgMismatch(t *testing.T) {
 	var buf bytes.Buffer
 	wr, _ := NewWriter(&buf, Header{Version: 3, Type: TypeBasic})
 	wr.Write(&Record{Kind: KindFunction, Action: EnterArg, FuncID: 2, TID: 5})
-	wr.Write(&Record{Kind: KindCallArg, FuncID: 3, TID: 5})
-	wr.Close()
-	err := readAll(bytes.NewReader(buf.Bytes()))
+	wr.Write(&Record{Kind: KindCallArg, FuncID: 2, TID: 5})
+	if err := wr.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// The Writer refuses an argument of another function: make one.
+	data := buf.Bytes()
+	data[HeaderSize+BasicSize+4] = 3
+	err := readAll(bytes.NewReader(data))
 	if !errors.Is(err, ErrArgMismatch) {
 		t.Errorf("got %v", err)
 	}

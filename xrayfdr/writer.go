@@ -27,6 +27,37 @@ import (
 // for byte (for the last buffer of a log cut short, set KeepCutCount).
 // Flush writes the completed buffers; the open one waits for its end.
 //
+// Write checks each record against the rules llvm-xray 14 reads a log by
+// (fdr-dump -verify and convert), before any of it is buffered, and
+// refuses one that breaks them with an error wrapping ErrInvalid that
+// names the rule:
+//   - in an FDR log, the block order of llvm-xray's verifier (Verifier):
+//     a block runs from a NewBuffer record to the next, and starts
+//     NewBuffer, WallTime, an optional Pid, NewCPU; then come NewCPU,
+//     TSCWrap, function records (each followed by its CallArg records),
+//     custom and typed events, and in version 1 EndOfBuffer, after which
+//     only a NewBuffer record may come. A NewBuffer record that would end
+//     the block before ahead of its NewCPU record is refused, and so is a
+//     BufferExtents record there (the runtime writes a block's preamble
+//     at the start of a thread buffer);
+//   - where a record may stand: in a version 3+ FDR log, a record before
+//     the first BufferExtents record, Skipped bytes anywhere but before
+//     one, EndOfBuffer after version 1; in a basic-mode log, a call
+//     argument that does not follow a function record of the same
+//     function, thread and (from version 3) process, and the FDR kinds;
+//   - values that do not fit their fields: a function id beyond 28 bits,
+//     a delta beyond 32, an unknown kind or action, an event payload
+//     that is empty or beyond 2^31-1 bytes, an event delta beyond 32
+//     bits, a basic-mode CPU beyond 8 bits.
+//
+// A refused record leaves the Writer as it was: Flush and Close still
+// write every record accepted before it, and return the refusal, which
+// sticks. Check applies the same rules without writing. Close cannot add
+// records that are missing, so it drops a last block that never got past
+// its preamble, and a log left without a block (or a basic-mode log
+// without a record) is written as its header alone; Close then says so
+// (ErrInvalid), as llvm-xray convert refuses such a log.
+//
 // A zero Writer is ready after Reset; before that every method returns
 // ErrNotOpen.
 type Writer struct {
@@ -56,6 +87,22 @@ type Writer struct {
 	contig     bool
 	nextFlush  int
 	hasExtents bool // a BufferExtents record was written
+
+	refused bool // err is a refusal, which left the Writer whole
+	closed  bool
+	// An FDR log's blocks, in llvm-xray's state machine: the state after
+	// the last record, where the open block's NewBuffer record is in buf
+	// (while the block is in its preamble, nothing from there on is
+	// written out, so that Close can drop a block that never started),
+	// and how many blocks were begun.
+	v       Verifier
+	blockAt int
+	blocks  int
+	// A basic-mode log: the last function record, which a call argument
+	// must match, and how many records were written.
+	lastFn  Record
+	hasFn   bool
+	records int
 }
 
 // NewWriter writes the file header h to w and returns a Writer for the
@@ -103,13 +150,10 @@ func (wr *Writer) Reset(w io.Writer, h Header) error {
 // Header returns the header the Writer was made with.
 func (wr *Writer) Header() Header { return wr.h }
 
-func (wr *Writer) refuse(err error) error {
-	wr.err = err
-	return err
-}
-
 func (wr *Writer) sticky() error {
 	switch {
+	case wr.closed:
+		return ErrClosed
 	case wr.err != nil:
 		return wr.err
 	case !wr.open:
@@ -123,31 +167,137 @@ func invalid(format string, args ...any) error {
 	return fmt.Errorf("%w: "+format, append([]any{ErrInvalid}, args...)...)
 }
 
-// Write appends one record (with its Skipped bytes first). It refuses,
-// with ErrInvalid, a value that does not fit its field, an unknown record
-// kind, EndOfBuffer after version 1, and a record llvm-xray would not read where
-// it stands (in a version 3+ FDR log, a record before the first
-// BufferExtents record, or Skipped bytes anywhere but before one).
+// Write appends one record (with its Skipped bytes first), or refuses it
+// with ErrInvalid, leaving the Writer as it was (see Writer for the rules).
 func (wr *Writer) Write(rec *Record) error {
 	if err := wr.sticky(); err != nil {
 		return err
 	}
-	if rec == nil {
-		return wr.refuse(invalid("nil record"))
-	}
-	start := len(wr.buf)
-	var err error
-	if wr.h.Type == TypeBasic {
-		err = wr.appendBasic(rec)
-	} else {
-		err = wr.appendFDR(rec)
-	}
-	if err != nil {
-		wr.buf = wr.buf[:start]
-		return wr.refuse(err)
+	if err := wr.add(rec); err != nil {
+		wr.err, wr.refused = err, true
+		return err
 	}
 	if len(wr.buf) >= wr.nextFlush {
 		return wr.flush()
+	}
+	return nil
+}
+
+// Check returns the error Write(rec) would return now, without writing
+// rec or changing the Writer: nil if Write would accept it, an error
+// wrapping ErrInvalid that names the rule it breaks otherwise.
+func (wr *Writer) Check(rec *Record) error {
+	if err := wr.sticky(); err != nil {
+		return err
+	}
+	// add on a copy of the state: what it changes is the Writer's fields,
+	// the bytes it appends, and the count of the open thread buffer's
+	// BufferExtents record, which a BufferExtents record completes.
+	save := *wr
+	var count [8]byte
+	if wr.inBuf {
+		copy(count[:], wr.buf[wr.ext+1:])
+	}
+	err := wr.add(rec)
+	buf := wr.buf[:len(save.buf)]
+	*wr = save
+	wr.buf = buf
+	if wr.inBuf {
+		copy(wr.buf[wr.ext+1:], count[:])
+	}
+	return err
+}
+
+// add appends rec, or leaves the Writer as it was and returns the rule
+// rec breaks.
+func (wr *Writer) add(rec *Record) error {
+	if rec == nil {
+		return invalid("nil record")
+	}
+	start := len(wr.buf)
+	if wr.h.Type == TypeBasic {
+		if err := wr.basicOrder(rec); err != nil {
+			return err
+		}
+		if err := wr.appendBasic(rec); err != nil {
+			wr.buf = wr.buf[:start]
+			return err
+		}
+		if rec.Kind == KindFunction {
+			wr.lastFn, wr.hasFn = Record{FuncID: rec.FuncID, TID: rec.TID, PID: rec.PID}, true
+		}
+		wr.records++
+		return nil
+	}
+	v, err := wr.order(rec)
+	if err != nil {
+		return err
+	}
+	// appendFDR checks before it changes anything but the buffer.
+	if err := wr.appendFDR(rec); err != nil {
+		wr.buf = wr.buf[:start]
+		return err
+	}
+	wr.v = v
+	if rec.Kind == KindNewBuffer {
+		wr.blockAt = start
+		wr.blocks++
+	}
+	return nil
+}
+
+// inPreamble reports whether a block has begun and not yet reached the
+// NewCPU record that lets it end.
+func (v *Verifier) inPreamble() bool {
+	return v.state == StateNewBuffer || v.state == StateWallClockTime || v.state == StatePIDEntry
+}
+
+// order applies llvm-xray's block rules to rec, the next record of an FDR
+// log, and returns the verifier's state after it. Blocks run from one
+// NewBuffer record to the next; BufferExtents records are not part of
+// them.
+func (wr *Writer) order(rec *Record) (Verifier, error) {
+	v := wr.v
+	switch {
+	case rec.Kind == KindBufferExtents:
+		if v.inPreamble() {
+			// The runtime writes a block's preamble at the start of a
+			// thread buffer; one split between two buffers could not be
+			// dropped whole at Close.
+			return v, invalid("BufferExtents record inside a block's preamble (after its %v record)", v.state)
+		}
+		return v, nil
+	case v.state == StateEndOfBuffer && rec.Kind != KindNewBuffer:
+		return v, invalid("%v record after EndOfBuffer: only a NewBuffer record may follow it", rec.Kind)
+	case rec.Kind == KindNewBuffer && v.state != StateUnknown:
+		if err := v.End(); err != nil {
+			return v, invalid("NewBuffer record ends the block before after its %v record, which llvm-xray refuses: %s", v.state, err.(*FormatError).LLVM)
+		}
+		v.Reset()
+	}
+	if int(rec.Kind) >= len(kindStates) {
+		return v, invalid("record kind %d", rec.Kind)
+	}
+	if err := v.Next(rec); err != nil {
+		return v, invalid("%v record after %v, which llvm-xray refuses: %s", rec.Kind, wr.v.state, err.(*FormatError).LLVM)
+	}
+	return v, nil
+}
+
+// basicOrder applies llvm-xray's rule for the call arguments of a
+// basic-mode log: each follows a function record (or another argument of
+// it) of the same function, thread and (from version 3) process.
+func (wr *Writer) basicOrder(rec *Record) error {
+	if rec.Kind != KindCallArg {
+		return nil
+	}
+	f := &wr.lastFn
+	switch {
+	case !wr.hasFn:
+		return invalid("call argument before any function record")
+	case rec.FuncID != f.FuncID || rec.TID != f.TID || wr.h.Version >= 3 && rec.PID != f.PID:
+		return invalid("call argument of function %d, thread %d, process %d after a record of function %d, thread %d, process %d",
+			rec.FuncID, rec.TID, rec.PID, f.FuncID, f.TID, f.PID)
 	}
 	return nil
 }
@@ -300,11 +450,11 @@ func (wr *Writer) endBuffer(last bool) error {
 	if !wr.inBuf {
 		return nil
 	}
-	wr.inBuf = false
 	n := uint64(len(wr.buf) - wr.body)
 	if n > math.MaxUint32 && !wr.contig {
 		return invalid("thread buffer of %d bytes: llvm-xray counts 32 bits", n)
 	}
+	wr.inBuf = false
 	// A stale count is kept where the records prove nothing was dropped:
 	// in a buffer the next BufferExtents record follows as read, and in the
 	// last one only when asked (KeepCutCount), since records dropped from
@@ -347,15 +497,19 @@ func (wr *Writer) appendBasic(rec *Record) error {
 	return nil
 }
 
-// flush writes what is final: everything but the open thread buffer.
+// flush writes what is final: everything but the open thread buffer and
+// a block still in its preamble.
 func (wr *Writer) flush() error {
 	n := len(wr.buf)
 	if wr.inBuf {
 		n = wr.ext
 	}
+	if wr.h.Type == TypeFDR && wr.v.inPreamble() {
+		n = min(n, wr.blockAt)
+	}
 	if n > 0 {
 		if _, err := wr.w.Write(wr.buf[:n]); err != nil {
-			wr.err = err
+			wr.err, wr.refused = err, false
 			return err
 		}
 		rest := copy(wr.buf, wr.buf[n:])
@@ -363,6 +517,7 @@ func (wr *Writer) flush() error {
 		wr.off += int64(n)
 		wr.ext -= n
 		wr.body -= n
+		wr.blockAt -= n
 	}
 	// a long open buffer waits in memory; do not try again on every record
 	wr.nextFlush = max(minBuf, len(wr.buf)+minBuf)
@@ -371,8 +526,16 @@ func (wr *Writer) flush() error {
 
 // Flush writes the buffered bytes to the underlying writer, but for the
 // open thread buffer of a version 2+ FDR log, whose size is known only at
-// its end (the next BufferExtents record, or Close).
+// its end (the next BufferExtents record, or Close), and a block still in
+// its preamble. After a refusal it still writes them, and returns the
+// refusal.
 func (wr *Writer) Flush() error {
+	if wr.refused && !wr.closed {
+		if err := wr.flush(); err != nil {
+			return err
+		}
+		return wr.err
+	}
 	if err := wr.sticky(); err != nil {
 		return err
 	}
@@ -383,19 +546,59 @@ func (wr *Writer) Flush() error {
 // does not close the underlying writer. Write after Close returns
 // ErrClosed; closing again returns nil, or the error that stopped the
 // Writer.
+//
+// A log llvm-xray would refuse cannot be finished whole: a last block
+// that never got past its preamble (no NewCPU record after its NewBuffer,
+// WallTime and Pid) is dropped, and a log left without a block, or a
+// basic-mode log without records, is written as its header alone; Close
+// then returns an error wrapping ErrInvalid that says so. After a refusal
+// Close finishes the log with every record accepted before it, and
+// returns the refusal.
 func (wr *Writer) Close() error {
-	if wr.err == ErrClosed {
-		return nil // closed already
+	if wr.closed || wr.err == ErrClosed {
+		return wr.errAfterClose()
 	}
-	if err := wr.sticky(); err != nil {
-		return err
+	if wr.err != nil && !wr.refused {
+		return wr.err
+	}
+	if !wr.open {
+		return ErrNotOpen
+	}
+	refusal := wr.err
+	if wr.h.Type == TypeFDR && wr.v.inPreamble() {
+		state := wr.v.state
+		wr.buf = wr.buf[:wr.blockAt]
+		wr.contig = false // records dropped: the true count
+		wr.v.Reset()
+		wr.blocks--
+		if refusal == nil {
+			refusal = invalid("the last block ends after its %v record, which llvm-xray refuses: it is dropped", state)
+		}
 	}
 	if err := wr.endBuffer(true); err != nil {
-		return wr.refuse(err)
+		wr.err, wr.refused = err, false
+		return err
+	}
+	if refusal == nil && (wr.h.Type == TypeFDR && wr.blocks == 0 || wr.h.Type == TypeBasic && wr.records == 0) {
+		refusal = invalid("a log without records, which llvm-xray convert refuses")
 	}
 	if err := wr.flush(); err != nil {
 		return err
 	}
+	wr.closed = true
+	if refusal != nil {
+		wr.err, wr.refused = refusal, true
+		return refusal
+	}
 	wr.err = ErrClosed
 	return nil
+}
+
+// errAfterClose is what a second Close returns: nil after a clean close,
+// or the error that stopped the Writer.
+func (wr *Writer) errAfterClose() error {
+	if wr.err == ErrClosed {
+		return nil
+	}
+	return wr.err
 }

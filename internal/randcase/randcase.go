@@ -13,9 +13,12 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime/debug"
+	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/tracefmt/tracefmt/internal/testutil"
@@ -178,4 +181,54 @@ func readCorpusFile(path string) ([]byte, error) {
 		return nil, err
 	}
 	return []byte(s), nil
+}
+
+// Rules counts the rules a run's cases broke, by the refusal's message
+// with its numbers taken out, for the test's log.
+type Rules struct {
+	mu sync.Mutex
+	m  map[string]int
+	ok int
+}
+
+var (
+	quoted   = regexp.MustCompile(`"(\\.|[^"\\])*"`)
+	digitRun = regexp.MustCompile(`-?(0x)?[0-9a-f]*[0-9]+[0-9a-f]*`)
+)
+
+// Refused counts a refusal.
+func (r *Rules) Refused(err error) {
+	msg := digitRun.ReplaceAllString(quoted.ReplaceAllString(err.Error(), `"…"`), "#")
+	if len(msg) > 100 {
+		msg = msg[:100]
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.m == nil {
+		r.m = map[string]int{}
+	}
+	r.m[msg]++
+}
+
+// Checked counts a case whose output the real tool (or reader) checked.
+func (r *Rules) Checked() {
+	r.mu.Lock()
+	r.ok++
+	r.mu.Unlock()
+}
+
+// Log writes the counts to the test's log (seen with -v).
+func (r *Rules) Log(t testing.TB) {
+	t.Helper()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	t.Logf("%d cases checked whole", r.ok)
+	keys := make([]string, 0, len(r.m))
+	for k := range r.m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		t.Logf("%6d refused: %s", r.m[k], k)
+	}
 }
