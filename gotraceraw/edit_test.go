@@ -169,8 +169,10 @@ func edit(fx fixtureEvents, ops []byte) []*gotraceraw.Event {
 					e.Args = append(e.Args, c.value(pools[[2]int{int(typ), 2 + f%4}]))
 				}
 			}
-			if s.HasData {
-				e.Data = []byte(strings.Repeat("x", c.n(20)))
+			if n := c.n(20); s.HasData && n > 0 {
+				// Empty data stays nil, as the wire form cannot tell
+				// empty from none and the text form can.
+				e.Data = []byte(strings.Repeat("x", n))
 			}
 			evs = append(evs[:i:i], append([]*gotraceraw.Event{e}, evs[i:]...)...)
 		case 5: // change an argument
@@ -250,7 +252,59 @@ func writeEdit(t testing.TB, v gotraceraw.Version, evs []*gotraceraw.Event) ([]b
 	if err != nil && !errors.Is(err, gotraceraw.ErrInvalid) {
 		t.Errorf("refusal %v does not wrap ErrInvalid", err)
 	}
-	return b.Bytes(), err == nil
+	whole := err == nil
+	out := b.Bytes()
+
+	// The TextWriter, validating as well, prints the text of the same
+	// output.
+	var tb bytes.Buffer
+	tw, err := gotraceraw.NewTextWriter(&tb, gotraceraw.Header{Version: v})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tw.Validate = parsed.NewValidator(v)
+	var terr error
+	for _, e := range evs {
+		if terr = tw.Write(e); terr != nil {
+			break
+		}
+	}
+	if terr == nil {
+		terr = tw.Close()
+	}
+	if (terr == nil) != whole {
+		t.Errorf("the Writer says %v, the TextWriter %v", err, terr)
+	}
+	if want := textOf(t, out); !bytes.Equal(tb.Bytes(), want) {
+		t.Errorf("the validating TextWriter printed %d bytes, want the %d of the Writer's output", tb.Len(), len(want))
+	}
+	return out, whole
+}
+
+// textOf returns the text form of a binary trace.
+func textOf(t testing.TB, data []byte) []byte {
+	t.Helper()
+	r, err := gotraceraw.NewReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	w, err := gotraceraw.NewTextWriter(&b, r.Header())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for e, err := range r.All() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Write(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
 }
 
 var headerOnly = regexp.MustCompile(`^go 1\.2[2-5] trace\x00+$`)
