@@ -255,6 +255,7 @@ func TestWindowMemory(t *testing.T) {
 	if err != nil || n != 48<<20 {
 		t.Fatalf("%d bytes, %v", n, err)
 	}
+	t.Logf("%d MiB allocated", total>>20)
 	if bound := int64(2 * (2*window + 128<<10 + 64<<10)); int64(total) > bound {
 		t.Errorf("%d MiB allocated for a %d MiB window, documented bound %d MiB", total>>20, window>>20, bound>>20)
 	}
