@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -390,4 +391,45 @@ func TestGenerationTimes(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestDropCombos drops random sets of the types the command does not
+// refuse, with a random -gens at times, from random real traces: exit 0
+// only with an output Go's parser reads.
+func TestDropCombos(t *testing.T) {
+	if n := goMinor(t); n < 26 {
+		t.Skipf("needs Go 1.26's `go tool trace -d=parsed`; the go command here is Go 1.%d", n)
+	}
+	traces := goTraces(t)
+	out := filepath.Join(t.TempDir(), "out.trace")
+	rng := rand.New(rand.NewPCG(23, 4))
+	exits := map[int]int{}
+	for i := 0; i < 80; i++ {
+		in := traces[rng.IntN(len(traces))]
+		_, types := typesIn(t, in)
+		var names []string
+		for _, typ := range types {
+			if _, no := refused[typ]; !no && rng.IntN(3) == 0 {
+				names = append(names, typ.String())
+			}
+		}
+		if len(names) == 0 {
+			continue
+		}
+		args := []string{"-drop", strings.Join(names, ",")}
+		if rng.IntN(3) == 0 {
+			args = append(args, "-gens", fmt.Sprintf("%d-", 1+rng.IntN(3)))
+		}
+		var stderr bytes.Buffer
+		code := run(append(args, in, out), &stderr)
+		exits[code]++
+		if code == 0 {
+			if _, err := parses(t, out); err != nil {
+				t.Errorf("%s %v: exit 0 and %v", filepath.Base(in), args, err)
+			}
+		} else if !strings.Contains(stderr.String(), "no generation of its") {
+			t.Logf("%s %v: exit %d: %s", filepath.Base(in), args, code, bytes.TrimSpace(stderr.Bytes()))
+		}
+	}
+	t.Logf("exit statuses: %v", exits)
 }
