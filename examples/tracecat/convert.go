@@ -66,9 +66,8 @@ func convert(cmd *cli.Command, stderr io.Writer, forced *format, file, pprofOut,
 }
 
 func convertOne(r io.Reader, forced *format, pprofOut, profile, timelineOut string) error {
-	br := bufio.NewReaderSize(r, headLen)
-	head, err := br.Peek(headLen)
-	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
+	br, head, err := peek(r)
+	if err != nil {
 		return err
 	}
 	f, err := pick(head, forced)

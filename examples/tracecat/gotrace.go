@@ -1,9 +1,7 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"sort"
@@ -32,34 +30,6 @@ func goTraceKind(head []byte) int {
 		return goTraceText
 	}
 	return notGoTrace
-}
-
-// claims reports whether a reader's error on the first bytes of a file
-// says the file is its format: no error, or errVersion (its header, of a
-// version the package does not read). Every other error, its ErrHeader
-// included, leaves the file to the other formats.
-func claims(err, errVersion error) bool {
-	return err == nil || errors.Is(err, errVersion)
-}
-
-// peek returns r as a buffered reader and its first headLen bytes (fewer
-// for a shorter input).
-func peek(r io.Reader) (*bufio.Reader, []byte, error) {
-	br, ok := r.(*bufio.Reader)
-	if !ok || br.Size() < headLen {
-		br = bufio.NewReaderSize(r, headLen)
-	}
-	head, err := br.Peek(headLen)
-	if err == io.EOF || err == bufio.ErrBufferFull {
-		err = nil
-	}
-	return br, head, err
-}
-
-// completeLines returns head up to its last line end, so that a text
-// reader sees no line cut by the end of what was peeked.
-func completeLines(head []byte) []byte {
-	return head[:bytes.LastIndexByte(head, '\n')+1]
 }
 
 // summarizeGoTrace reads a Go execution trace with gotraceraw and reports

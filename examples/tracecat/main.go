@@ -44,6 +44,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"embed"
 	"errors"
 	"fmt"
@@ -196,12 +197,39 @@ func pick(head []byte, forced *format) (*format, error) {
 	return f, nil
 }
 
+// claims reports whether a reader's error on the first bytes of a file
+// says the file is its format: no error, or errVersion (its header, of a
+// version the package does not read). Every other error, its ErrHeader
+// included, leaves the file to the other formats.
+func claims(err, errVersion error) bool {
+	return err == nil || errors.Is(err, errVersion)
+}
+
+// peek returns r as a buffered reader and its first headLen bytes (fewer
+// for a shorter input).
+func peek(r io.Reader) (*bufio.Reader, []byte, error) {
+	br, ok := r.(*bufio.Reader)
+	if !ok || br.Size() < headLen {
+		br = bufio.NewReaderSize(r, headLen)
+	}
+	head, err := br.Peek(headLen)
+	if err == io.EOF || err == bufio.ErrBufferFull {
+		err = nil
+	}
+	return br, head, err
+}
+
+// completeLines returns head up to its last line end, so that a text
+// reader sees no line cut by the end of what was peeked.
+func completeLines(head []byte) []byte {
+	return head[:bytes.LastIndexByte(head, '\n')+1]
+}
+
 // summariseOne tells r's format from its first bytes (or takes forced) and
 // writes its summary, reading r once.
 func summariseOne(w io.Writer, name string, r io.Reader, forced *format) error {
-	br := bufio.NewReaderSize(r, headLen)
-	head, err := br.Peek(headLen)
-	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
+	br, head, err := peek(r)
+	if err != nil {
 		return err
 	}
 	f, err := pick(head, forced)

@@ -135,14 +135,7 @@ func summarizeXRay(w io.Writer, in io.Reader) error {
 	} else {
 		fmt.Fprintf(w, "  %d records, %d buffers, %d threads\n", records, buffers, len(threads))
 	}
-	names := make([]string, 0, len(kinds))
-	for k := range kinds {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	for _, k := range names {
-		fmt.Fprintf(w, "    %-20s %d\n", k, kinds[k])
-	}
+	printCounts(w, kinds)
 	if seen {
 		span := float64(hi-lo) / float64(max(h.CycleFrequency, 1))
 		fmt.Fprintf(w, "  time span %.6f s (TSC %d to %d)\n", span, lo, hi)
@@ -178,14 +171,7 @@ func summarizeXRayYAML(w io.Writer, r io.Reader) error {
 	fmt.Fprintf(w, "  llvm-xray YAML trace: version %d, type %d, constant tsc %v, nonstop tsc %v, cycle frequency %d Hz\n",
 		h.Version, h.Type, h.ConstantTSC(), h.NonstopTSC(), h.CycleFrequency)
 	fmt.Fprintf(w, "  %d records, %d threads\n", n, len(threads))
-	names := make([]string, 0, len(kinds))
-	for k := range kinds {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	for _, k := range names {
-		fmt.Fprintf(w, "    %-20s %d\n", k, kinds[k])
-	}
+	printCounts(w, kinds)
 	if n > 0 {
 		span := float64(hi-lo) / float64(max(h.CycleFrequency, 1))
 		fmt.Fprintf(w, "  time span %.6f s (TSC %d to %d)\n", span, lo, hi)
@@ -205,6 +191,12 @@ func summarizeXRayMap(w io.Writer, r io.Reader) error {
 		kinds[s.Kind.String()]++
 	}
 	fmt.Fprintf(w, "  llvm-xray instrumentation map: %d functions, %d sleds\n", len(m.Functions), len(m.Sleds))
+	printCounts(w, kinds)
+	return nil
+}
+
+// printCounts prints one line a kind, in name order.
+func printCounts(w io.Writer, kinds map[string]int) {
 	names := make([]string, 0, len(kinds))
 	for k := range kinds {
 		names = append(names, k)
@@ -213,5 +205,4 @@ func summarizeXRayMap(w io.Writer, r io.Reader) error {
 	for _, k := range names {
 		fmt.Fprintf(w, "    %-20s %d\n", k, kinds[k])
 	}
-	return nil
 }
