@@ -158,7 +158,8 @@ func editLog(t *testing.T, data []byte, keep func(*Record) bool, add func(*Recor
 
 // TestWriterKeepsExtents drops and adds records in real logs; every
 // buffer's extents must cover exactly its records, so our Verify accepts
-// the result, and llvm-xray-14 reads it as we do (with the tool present).
+// the result, and llvm-xray-14 or -19 (every other edit) reads it as we do
+// (with the tools present).
 func TestWriterKeepsExtents(t *testing.T) {
 	type edit struct {
 		name string
@@ -182,11 +183,12 @@ func TestWriterKeepsExtents(t *testing.T) {
 	}
 	inputs := []string{"testdata/fdr_simple.xray", "testdata/fdr_threads.xray", "testdata/fdr_typed.xray",
 		"testdata/synthetic-v3.xray", "testdata/synthetic-v5.xray", "testdata/synthetic-v2.xray"}
-	var tool string
+	var tools []xraytest.Tool
 	if _, err := os.Stat("/usr/bin/llvm-xray-14"); err == nil || testutil.InCI() {
-		tool = testutil.Tool(t, "llvm-xray-14")
+		tools = xraytest.Tools(t)
 	}
 	dir := t.TempDir()
+	n := 0
 	for _, in := range inputs {
 		data := testutil.ReadFile(t, in)
 		// drop-tail drops the log's last function record: its buffer's
@@ -213,15 +215,17 @@ func TestWriterKeepsExtents(t *testing.T) {
 					t.Fatalf("the edited log does not verify: %v", err)
 				}
 				checkExtents(t, out)
-				if tool == "" {
+				if tools == nil {
 					return
 				}
+				tool := tools[n%len(tools)]
+				n++
 				p := filepath.Join(dir, strings.ReplaceAll(name, "/", "-"))
 				if err := os.WriteFile(p, out, 0o644); err != nil {
 					t.Fatal(err)
 				}
-				if _, msg := xraytest.LLVMRun(t, tool, "fdr-dump", "-verify", p); msg != "" {
-					t.Errorf("llvm-xray-14 fdr-dump -verify refuses the edited log: %s", msg)
+				if _, msg := xraytest.LLVMRun(t, tool.Path, "fdr-dump", "-verify", p); msg != "" {
+					t.Errorf("%s fdr-dump -verify refuses the edited log: %s", tool.Name(), msg)
 				}
 				mustConvert(t, tool, p)
 			})
@@ -338,7 +342,7 @@ func TestNilArguments(t *testing.T) {
 		},
 		Types: []any{
 			new(Action), new(Block), new(Event), new(EventKind), new(FormatError), new(Group),
-			new(Header), new(Kind), new(Reader), new(Record), new(State), new(SyntaxError),
+			new(Header), new(Kind), new(LLVM), new(Reader), new(Record), new(State), new(SyntaxError),
 			new(Trace), new(Verifier), new(Walker), new(Writer),
 		},
 		Open: []any{rd, w, tr},

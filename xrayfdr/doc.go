@@ -1,7 +1,8 @@
 // Package xrayfdr reads and writes LLVM XRay logs: flight data recorder
 // (FDR) logs of versions 1 to 5 and basic-mode logs of versions 1 to 3, as
 // the compiler-rt XRay runtime and LLVM's own trace writer produce them,
-// and prints them exactly as llvm-xray 14 does.
+// and prints them exactly as llvm-xray 19 does, or llvm-xray 14 (see
+// LLVM).
 //
 // # Reading and writing records
 //
@@ -14,13 +15,14 @@
 // and KindCallArg records. Set ForceFDR to read every log as FDR, as
 // llvm-xray fdr-dump does.
 //
-// The Reader reads what llvm-xray 14 reads, as it reads it (see Reader for
-// where it differs). A Writer writes records back: rewriting what a Reader
-// read reproduces the log byte for byte, uninitialised padding included,
-// and the Writer keeps each buffer's extents right when records are
-// dropped or added (llvm-xray-14 reads our edited logs in the tests). It
-// refuses with ErrInvalid, before writing any of it, a record it cannot
-// encode or that would make llvm-xray 14 reject or misread the log — the
+// The Reader reads what llvm-xray 14 and 19 read, as they read it (see
+// Reader for where it differs). A Writer writes records back: rewriting
+// what a Reader read reproduces the log byte for byte, uninitialised
+// padding included, and the Writer keeps each buffer's extents right when
+// records are dropped or added (llvm-xray-14 and -19 read our edited logs
+// in the tests). It refuses with ErrInvalid, before writing any of it, a
+// record it cannot encode or that would make llvm-xray reject or misread
+// the log — the
 // block order its verifier checks above all (see Writer) — and a refusal
 // leaves every record accepted before it in the log Close finishes.
 // Header says what the runtimes write that no spec does.
@@ -29,17 +31,24 @@
 //
 // Dump prints what llvm-xray fdr-dump prints, DumpVerify what fdr-dump
 // -verify prints: blocks grouped by process and thread in the iteration
-// order of LLVM's DenseMap (reproduced), each checked by the Verifier, a
+// order of LLVM's DenseMap (reproduced for each release: LLVM 19 hashes
+// differently from LLVM 14, so llvm-xray-19 prints the blocks of a
+// multithreaded log in another order), each checked by the Verifier, a
 // copy of llvm-xray's block state machine. Verify checks a whole log as
 // llvm-xray convert does. Expand turns a log into function entries, exits
 // and events with absolute TSC, CPU, thread and process, as llvm-xray's
 // expander does (its block order, libstdc++'s std::sort with llvm-xray's
 // comparator, the fields it carries from record to record), and WriteYAML
 // prints them as llvm-xray convert --output-format=yaml does. All of this
-// is compared byte for byte with llvm-xray-14 on every fixture, on logs
-// recorded at test time, on generated logs of every version and on real
+// is compared byte for byte with llvm-xray-14 and llvm-xray-19 (Debian's
+// llvm-14 and llvm-19) on every fixture, on logs recorded at test time
+// (programs built with clang++-14 and clang++-19), on generated logs of every version and on real
 // logs with bytes changed or cut. Error messages carry llvm-xray's wording
 // in FormatError.LLVM.
+//
+// The package-level functions follow the newest release, llvm-xray 19;
+// the methods of LLVM14 (Index, DumpVerify, Expand) and Walker.LLVM give
+// llvm-xray 14's order.
 //
 // Walk hands out the function entries, exits and events of a log (FDR,
 // basic mode, or llvm-xray's YAML trace form) thread by thread, each

@@ -102,8 +102,13 @@ func (t *Trace) Data(e *Event) []byte {
 // way llvm-xray convert does: blocks verified, grouped by process and
 // thread in llvm-xray's order, each thread's blocks sorted by wall time
 // with llvm-xray's comparator and sort algorithm, expanded, then (when
-// sortByTSC) stably sorted by TSC. Event payloads point into data.
+// sortByTSC) stably sorted by TSC. Event payloads point into data. The
+// order is the newest llvm-xray's; LLVM.Expand gives another's.
 func Expand(data []byte, sortByTSC bool) (*Trace, error) {
+	return expand(data, sortByTSC, LLVM19)
+}
+
+func expand(data []byte, sortByTSC bool, llvm LLVM) (*Trace, error) {
 	if len(data) < 4 {
 		return nil, &FormatError{Offset: 0, Err: io.ErrUnexpectedEOF, LLVM: "File too small for XRay."}
 	}
@@ -121,7 +126,7 @@ func Expand(data []byte, sortByTSC bool) (*Trace, error) {
 	case len(data) >= HeaderSize && h.Type == TypeBasic && h.Version >= 1 && h.Version <= 3:
 		evs, extras, args, err = expandBasic(data)
 	case len(data) >= HeaderSize && h.Type == TypeFDR && h.Version >= 1 && h.Version <= 5:
-		evs, extras, args, err = expandFDR(data, sortByTSC)
+		evs, extras, args, err = expandFDR(data, sortByTSC, llvm)
 		sortByTSC = false // done
 	case len(data) < HeaderSize:
 		return nil, &FormatError{Offset: int64(len(data)), Err: io.ErrUnexpectedEOF, LLVM: "Not enough bytes for an XRay log."}
@@ -179,12 +184,12 @@ func expandBasic(data []byte) ([]Event, []eventExtra, []uint64, error) {
 	}
 }
 
-func expandFDR(data []byte, sortByTSC bool) ([]Event, []eventExtra, []uint64, error) {
+func expandFDR(data []byte, sortByTSC bool, llvm LLVM) ([]Event, []eventExtra, []uint64, error) {
 	rd := &Reader{}
 	if err := rd.ResetBytes(data); err != nil {
 		return nil, nil, nil, err
 	}
-	groups, err := indexBlocks(rd, data)
+	groups, err := indexBlocks(rd, data, llvm)
 	if err != nil {
 		return nil, nil, nil, err
 	}

@@ -107,7 +107,7 @@ func (w *Walker) fastIndex(data []byte, h Header) ([]fastGroup, []int, bool) {
 		if v.End() != nil {
 			return nil, nil, false
 		}
-		gi, fresh := keys.Insert([2]int32{b.pid, b.tid}, llvmorder.HashPair(uint32(b.pid), uint32(b.tid)), len(groups))
+		gi, fresh := keys.Insert([2]int32{b.pid, b.tid}, llvmorder.HashBlockKey(w.LLVM.Is19(), uint64(int64(b.pid)), uint32(b.tid)), len(groups))
 		if fresh {
 			groups = append(groups, fastGroup{})
 		}

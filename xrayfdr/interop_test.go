@@ -5,16 +5,18 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"testing"
 
 	"github.com/tracefmt/tracefmt/internal/testutil"
 	"github.com/tracefmt/tracefmt/xrayfdr/internal/xraytest"
 )
 
-// compareWithLLVM checks our fdr-dump, -verify and YAML outputs for the log
-// at path against llvm-xray-14 run on it now. It reports whether
-// llvm-xray converted the log.
-func compareWithLLVM(t *testing.T, tool, path string) bool {
+// compareWithLLVM checks our fdr-dump, -verify and YAML outputs, in the
+// tool's release's order, for the log at path against that llvm-xray run
+// on it now. It reports whether llvm-xray converted the log.
+func compareWithLLVM(t *testing.T, tl xraytest.Tool, path string) bool {
+	tool, v := tl.Path, LLVM(tl.Major)
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -27,13 +29,13 @@ func compareWithLLVM(t *testing.T, tool, path string) bool {
 
 	want, wantErr = xraytest.LLVMRun(t, tool, "fdr-dump", "-verify", path)
 	got.Reset()
-	err = DumpVerify(&got, data)
+	err = v.DumpVerify(&got, data)
 	testutil.DiffText(t, "fdr-dump -verify", want, got.Bytes())
 	checkToolError(t, wantErr, err)
 
 	want, wantErr = xraytest.LLVMRun(t, tool, "convert", "--output-format=yaml", "--symbolize=false", path)
 	got.Reset()
-	tr, err := Expand(data, true)
+	tr, err := v.Expand(data, true)
 	if wantErr != "" {
 		if err == nil {
 			t.Errorf("llvm-xray convert fails (%.200s), we expand %d events", wantErr, len(tr.Events))
@@ -50,12 +52,18 @@ func compareWithLLVM(t *testing.T, tool, path string) bool {
 	return true
 }
 
-// TestInteropRuntime builds testdata/interop/prog.cpp with clang++-14
-// -fxray-instrument, runs it in FDR and basic mode and compares our outputs
-// with llvm-xray-14's on the logs it wrote.
+// TestInteropRuntime builds testdata/interop/prog.cpp with clang++-14 and
+// clang++-19 -fxray-instrument, runs each in FDR and basic mode and
+// compares our outputs with llvm-xray-14's and -19's on the logs they
+// wrote.
 func TestInteropRuntime(t *testing.T) {
-	clang := testutil.Tool(t, "clang++-14")
-	tool := testutil.Tool(t, "llvm-xray-14")
+	tools := xraytest.Tools(t)
+	for _, major := range xraytest.Majors {
+		t.Run("clang-"+strconv.Itoa(major), func(t *testing.T) { interopRuntime(t, xraytest.Clang(t, major), major, tools) })
+	}
+}
+
+func interopRuntime(t *testing.T, clang string, major int, tools []xraytest.Tool) {
 	dir := t.TempDir()
 	prog := filepath.Join(dir, "prog")
 	code, err := os.ReadFile("testdata/interop/prog.cpp") // read here so go test's cache sees it
@@ -66,7 +74,11 @@ func TestInteropRuntime(t *testing.T) {
 	if err := os.WriteFile(src, code, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	build := exec.Command(clang, "-O1", "-fxray-instrument", "-fxray-instruction-threshold=1", "-pthread", src, "-o", prog)
+	args := []string{"-O1", "-fxray-instrument", "-fxray-instruction-threshold=1", "-pthread", src, "-o", prog}
+	if major >= 19 {
+		args = append(args, "-DNO_TYPED_EVENT") // compiler-rt 19's FDR mode crashes on one
+	}
+	build := exec.Command(clang, args...)
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("%v: %v\n%s", build.Args, err, out)
 	}
@@ -107,8 +119,10 @@ func TestInteropRuntime(t *testing.T) {
 			// With the default 5 us threshold the runtime erases the short
 			// calls after the typed event, and its extents bug may then cut
 			// a record: llvm-xray (and we) may refuse that log.
-			if !compareWithLLVM(t, tool, logs[0]) && r.mode != "fdr-default" {
-				t.Errorf("llvm-xray cannot convert the runtime's log")
+			for _, tool := range tools {
+				if !compareWithLLVM(t, tool, logs[0]) && r.mode != "fdr-default" {
+					t.Errorf("%s cannot convert the runtime's log", tool.Name())
+				}
 			}
 			// and the Writer reproduces the runtime's bytes
 			again, end, err, werr := rewrite(t, data, false)
@@ -120,18 +134,19 @@ func TestInteropRuntime(t *testing.T) {
 	}
 }
 
-// TestInteropFixtures compares with llvm-xray-14 on the big shared
+// TestInteropFixtures compares with llvm-xray-14 and -19 on the big shared
 // fixtures, whose outputs are not all committed.
 func TestInteropFixtures(t *testing.T) {
 	if testing.Short() {
 		t.Skip("short")
 	}
-	tool := testutil.Tool(t, "llvm-xray-14")
-	for _, name := range []string{"fdr_deep.xray", "fdr_threads.xray"} {
-		t.Run(name, func(t *testing.T) {
-			if !compareWithLLVM(t, tool, testutil.SharedFixture(t, "xray/"+name)) {
-				t.Errorf("llvm-xray cannot convert it")
-			}
-		})
+	for _, tool := range xraytest.Tools(t) {
+		for _, name := range []string{"fdr_deep.xray", "fdr_threads.xray"} {
+			t.Run(tool.Name()+"/"+name, func(t *testing.T) {
+				if !compareWithLLVM(t, tool, testutil.SharedFixture(t, "xray/"+name)) {
+					t.Errorf("llvm-xray cannot convert it")
+				}
+			})
+		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/tracefmt/tracefmt/internal/testutil"
+	"github.com/tracefmt/tracefmt/xrayfdr/internal/xraytest"
 )
 
 // validBlock returns the records of a well-formed thread buffer.
@@ -145,12 +146,12 @@ func swapInBlocks(t *testing.T, data []byte, rng *rand.Rand) []byte {
 }
 
 // TestRandomLogsLLVM compares fdr-dump, -verify and convert with
-// llvm-xray-14 on generated logs: 70 threads (LLVM's hash map grows past
+// llvm-xray-14 and -19 (each case with both) on generated logs: 70 threads (LLVM's hash map grows past
 // 64 buckets), threads with 40 blocks whose wall times tie (llvm-xray's
 // block comparator under libstdc++'s introsort), and logs with misplaced
 // records (the verifier's messages).
 func TestRandomLogsLLVM(t *testing.T) {
-	tool := testutil.Tool(t, "llvm-xray-14")
+	tools := xraytest.Tools(t)
 	dir := t.TempDir()
 	rng := rand.New(rand.NewSource(42))
 	cases := []struct {
@@ -180,20 +181,22 @@ func TestRandomLogsLLVM(t *testing.T) {
 			if err := os.WriteFile(p, randomLog(t, rng, c.v, c.threads, c.blocks, c.broken), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			ok := compareWithLLVM(t, tool, p)
-			if c.mustParse && !ok {
-				t.Errorf("llvm-xray-14 cannot convert it")
+			for _, tool := range tools {
+				ok := compareWithLLVM(t, tool, p)
+				if c.mustParse && !ok {
+					t.Errorf("%s cannot convert it", tool.Name())
+				}
 			}
 		})
 	}
 }
 
-// TestMutatedLogsLLVM compares all three outputs with llvm-xray-14 on
-// real logs with a few bytes changed or cut: the errors, their messages
-// and what is printed before them. (Run with many more iterations, 600
-// such logs agreed.)
+// TestMutatedLogsLLVM compares all three outputs with llvm-xray-14 or -19
+// (every other log) on real logs with a few bytes changed or cut: the
+// errors, their messages and what is printed before them. (Run with many
+// more iterations, 600 such logs agreed with llvm-xray-14.)
 func TestMutatedLogsLLVM(t *testing.T) {
-	tool := testutil.Tool(t, "llvm-xray-14")
+	tools := xraytest.Tools(t)
 	dir := t.TempDir()
 	var seeds [][]byte
 	for _, n := range []string{"fdr_simple", "fdr_typed", "synthetic-v1", "synthetic-v2", "synthetic-v3", "synthetic-v5"} {
@@ -217,6 +220,7 @@ func TestMutatedLogsLLVM(t *testing.T) {
 		if err := os.WriteFile(p, d, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		t.Run(strconv.Itoa(it), func(t *testing.T) { compareWithLLVM(t, tool, p) })
+		tool := tools[it%len(tools)]
+		t.Run(strconv.Itoa(it)+"/"+tool.Name(), func(t *testing.T) { compareWithLLVM(t, tool, p) })
 	}
 }

@@ -165,11 +165,16 @@ func Dump(w io.Writer, r io.Reader) error {
 
 // DumpVerify writes what llvm-xray fdr-dump -verify prints for the log in
 // data: the records grouped into blocks by process and thread, in
-// llvm-xray's order, each block checked by the Verifier while it is
-// printed. When the log cannot be read, it writes every record read, as
-// Dump does, and returns the error; when a block fails verification, it
-// stops there and returns the error.
+// llvm-xray's order (the newest release's; LLVM.DumpVerify for another),
+// each block checked by the Verifier while it is printed. When the log
+// cannot be read, it writes every record read, as Dump does, and returns
+// the error; when a block fails verification, it stops there and returns
+// the error.
 func DumpVerify(w io.Writer, data []byte) error {
+	return dumpVerify(w, data, LLVM19)
+}
+
+func dumpVerify(w io.Writer, data []byte, llvm LLVM) error {
 	if w == nil {
 		return ErrNotOpen
 	}
@@ -178,7 +183,7 @@ func DumpVerify(w io.Writer, data []byte) error {
 		return err
 	}
 	out := make([]byte, 0, 256<<10)
-	groups, err := indexBlocks(rd, data)
+	groups, err := indexBlocks(rd, data, llvm)
 	if err != nil {
 		// print the records read so far, then the error
 		rd, _, _ := newDumpReader(nil, data)

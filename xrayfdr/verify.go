@@ -147,25 +147,23 @@ type Group struct {
 }
 
 // Index reads the FDR log in data and groups its blocks by process and
-// thread, in the order llvm-xray 14 visits them (the iteration order of
-// its hash map, reproduced here).
+// thread, in the order llvm-xray visits them (the iteration order of its
+// hash map, reproduced here for the newest release; LLVM.Index for
+// another).
 func Index(data []byte) (Header, []Group, error) {
-	rd := &Reader{ForceFDR: true}
-	if err := rd.ResetBytes(data); err != nil {
-		return Header{}, nil, err
-	}
-	g, err := indexBlocks(rd, data)
-	return rd.h, g, err
+	return LLVM19.Index(data)
 }
 
-func indexBlocks(rd *Reader, data []byte) ([]Group, error) {
+func indexBlocks(rd *Reader, data []byte, v LLVM) ([]Group, error) {
 	var (
-		m   denseMap
+		m   llvmorder.Map[blockKey64]
 		cur Block
 		grp []Group
 	)
 	flush := func() {
-		i, fresh := m.insert(uint64(int64(cur.PID)), cur.TID, len(grp))
+		// llvm-xray keys its index on the process id widened to 64 bits.
+		k := blockKey64{uint64(int64(cur.PID)), cur.TID}
+		i, fresh := m.Insert(k, llvmorder.HashBlockKey(v.Is19(), k.pid, uint32(k.tid)), len(grp))
 		if fresh {
 			grp = append(grp, Group{PID: cur.PID, TID: cur.TID})
 		}
@@ -205,9 +203,7 @@ func indexBlocks(rd *Reader, data []byte) ([]Group, error) {
 	}
 	flush() // llvm-xray flushes the last block even when it is empty
 	out := make([]Group, 0, len(grp))
-	for _, i := range m.order() {
-		out = append(out, grp[i])
-	}
+	m.Each(func(_ blockKey64, i int) { out = append(out, grp[i]) })
 	return out, nil
 }
 
@@ -316,63 +312,8 @@ func Verify(data []byte) error {
 	return verifyGroups(blockReader(data, h), groups)
 }
 
-// denseMap reproduces the bucket order of LLVM's DenseMap keyed by
-// (uint64 pid, int32 tid): power-of-two buckets from 64, quadratic
-// probing, growth when three quarters full.
-type denseMap struct {
-	buckets []dmEntry
-	n       int
-}
-
-type dmEntry struct {
-	used bool
-	pid  uint64
-	tid  int32
-	val  int
-}
-
-// lookup returns the bucket holding the key or the empty one where it
-// would go.
-func (m *denseMap) lookup(pid uint64, tid int32) int {
-	mask := len(m.buckets) - 1
-	i := int(llvmorder.HashPair(uint32(pid), uint32(tid))) & mask // as llvm-xray's DenseMap
-	for probe := 1; ; probe++ {
-		e := &m.buckets[i]
-		if !e.used || (e.pid == pid && e.tid == tid) {
-			return i
-		}
-		i = (i + probe) & mask
-	}
-}
-
-// insert returns the value for the key, storing val when the key is new.
-func (m *denseMap) insert(pid uint64, tid int32, val int) (int, bool) {
-	if len(m.buckets) > 0 {
-		if e := m.buckets[m.lookup(pid, tid)]; e.used {
-			return e.val, false
-		}
-	}
-	if (m.n+1)*4 >= len(m.buckets)*3 {
-		old := m.buckets
-		m.buckets = make([]dmEntry, max(64, 2*len(old)))
-		for _, e := range old {
-			if e.used {
-				m.buckets[m.lookup(e.pid, e.tid)] = e
-			}
-		}
-	}
-	m.buckets[m.lookup(pid, tid)] = dmEntry{used: true, pid: pid, tid: tid, val: val}
-	m.n++
-	return val, true
-}
-
-// order lists the values in bucket order.
-func (m *denseMap) order() []int {
-	out := make([]int, 0, m.n)
-	for _, e := range m.buckets {
-		if e.used {
-			out = append(out, e.val)
-		}
-	}
-	return out
+// blockKey64 is the key of llvm-xray's block index.
+type blockKey64 struct {
+	pid uint64
+	tid int32
 }

@@ -48,6 +48,9 @@ type Walker struct {
 	// SortBack hands out the events of a thread whose time goes back
 	// sorted by time (stably), as llvm-xray's graph sorts its records.
 	SortBack bool
+	// LLVM is the llvm-xray release whose order of threads to follow;
+	// 0 is the newest.
+	LLVM LLVM
 
 	keys []blockKey
 	h    Header
@@ -147,7 +150,7 @@ func (w *Walker) walkFDR(data []byte, fn func(e *Event) error) error {
 	if err := rd.ResetBytes(data); err != nil {
 		return err
 	}
-	groups, err := indexBlocks(rd, data)
+	groups, err := indexBlocks(rd, data, w.LLVM)
 	if err != nil {
 		return err
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/tracefmt/tracefmt/internal/testutil"
+	"github.com/tracefmt/tracefmt/xrayfdr/internal/xraytest"
 )
 
 // rewrite reads data and writes every record it reads back; it returns the
@@ -253,9 +254,15 @@ func TestWriterRefuses(t *testing.T) {
 }
 
 // TestWriterLLVM writes a v5 log (and v1..v4) and checks that the real
-// llvm-xray-14 fdr-dump -verify accepts it and prints what we print.
+// llvm-xray-14 and -19 fdr-dump -verify accept it and print what we print.
 func TestWriterLLVM(t *testing.T) {
-	tool := testutil.Tool(t, "llvm-xray-14")
+	for _, tl := range xraytest.Tools(t) {
+		writerLLVM(t, tl)
+	}
+}
+
+func writerLLVM(t *testing.T, tl xraytest.Tool) {
+	tool := tl.Path
 	dir := t.TempDir()
 	for v := uint16(1); v <= 5; v++ {
 		data := writeSample(t, Header{Version: v, Type: TypeFDR, Flags: 3, CycleFrequency: 1e9})
@@ -274,14 +281,14 @@ func TestWriterLLVM(t *testing.T) {
 			}
 			var got bytes.Buffer
 			if verify {
-				err = DumpVerify(&got, data)
+				err = LLVM(tl.Major).DumpVerify(&got, data)
 			} else {
 				err = Dump(&got, bytes.NewReader(data))
 			}
 			if err != nil {
 				t.Fatal(err)
 			}
-			testutil.DiffText(t, "v"+string(rune('0'+v))+" "+args[len(args)-2], want, got.Bytes())
+			testutil.DiffText(t, tl.Name()+" v"+string(rune('0'+v))+" "+args[len(args)-2], want, got.Bytes())
 		}
 	}
 }
@@ -300,10 +307,15 @@ func TestRoundTripShared(t *testing.T) {
 }
 
 // TestWriterLLVMAll writes FDR v1..v5 and basic v1..v3 logs and compares
-// all three llvm-xray-14 outputs (fdr-dump, -verify, convert YAML) with
-// ours on them.
+// all three outputs (fdr-dump, -verify, convert YAML) of llvm-xray-14 and
+// -19 with ours on them.
 func TestWriterLLVMAll(t *testing.T) {
-	tool := testutil.Tool(t, "llvm-xray-14")
+	for _, tool := range xraytest.Tools(t) {
+		t.Run(tool.Name(), func(t *testing.T) { writerLLVMAll(t, tool) })
+	}
+}
+
+func writerLLVMAll(t *testing.T, tool xraytest.Tool) {
 	dir := t.TempDir()
 	write := func(name string, data []byte) string {
 		p := filepath.Join(dir, name)
@@ -358,8 +370,8 @@ func TestWriterLLVMAll(t *testing.T) {
 	}
 }
 
-func mustConvert(t *testing.T, tool, path string) {
+func mustConvert(t *testing.T, tool xraytest.Tool, path string) {
 	if !compareWithLLVM(t, tool, path) {
-		t.Errorf("llvm-xray-14 cannot convert the log we wrote")
+		t.Errorf("%s cannot convert the log we wrote", tool.Name())
 	}
 }

@@ -11,19 +11,21 @@ import (
 	"runtime/debug"
 
 	"github.com/tracefmt/tracefmt/internal/cli"
+	"github.com/tracefmt/tracefmt/xrayfdr"
 	"github.com/tracefmt/tracefmt/xrayfdr/analysis"
 	"github.com/tracefmt/tracefmt/xrayfdr/instrmap"
 )
 
-const analysesUsage = `usage: xraydump account [--format=text|csv] [--sort=funcid|count|min|med|90p|99p|max|sum|func]
+const analysesUsage = `usage: xraydump account [--llvm=14] [--format=text|csv] [--sort=funcid|count|min|med|90p|99p|max|sum|func]
                         [--sortorder=asc|dsc] [--top=N] [--deduce-sibling-calls] [--recursive-calls-only]
                         [--keep-going] [--instr_map=BIN] [-o OUT] LOG
-       xraydump stack [--all-stacks] [--per-thread-stacks | --aggregate-threads]
+       xraydump stack [--llvm=14] [--all-stacks] [--per-thread-stacks | --aggregate-threads]
                       [--aggregation-type=time|count] [--stack-format=human|plain|flame|folded-self]
                       [--keep-going] [--instr_map=BIN] LOG...
-       xraydump graph [--edge-label=F] [--vertex-label=F] [--color-edges=F] [--color-vertices=F]
+       xraydump graph [--llvm=14] [--edge-label=F] [--vertex-label=F] [--color-edges=F] [--color-vertices=F]
                       [--deduce-sibling-calls] [--keep-going] [--instr_map=BIN] [-o OUT] LOG
                       (F: none|count|min|med|90p|99p|max|sum)
+       (--llvm=14: print as llvm-xray-14 where it differs from llvm-xray-19, the default)
        xraydump convert --output-format=pprof [--deduce-sibling-calls] [--instr_map=BIN] -o OUT.pb.gz LOG`
 
 type analysisOptions struct {
@@ -35,6 +37,7 @@ type analysisOptions struct {
 	aggregation, stackFormat          string
 	edgeLabel, vertexLabel, edgeColor string
 	vertexColor                       string
+	llvm                              xrayfdr.LLVM
 }
 
 // runAnalysis runs the account, stack and graph subcommands.
@@ -42,6 +45,7 @@ func runAnalysis(sub string, args []string, stdout, stderr io.Writer) int {
 	c := cli.New("xraydump "+sub, analysesUsage, stderr)
 	var o analysisOptions
 	fs := c.Flags
+	llvmFlag(c, &o.llvm)
 	fs.StringVar(&o.instrMap, "instr_map", "", "binary with the instrumentation map, or a separate instrumentation map")
 	fs.StringVar(&o.instrMap, "m", "", "alias for -instr_map")
 	fs.BoolVar(&o.keepGoing, "keep-going", false, "keep going on errors encountered")
@@ -135,6 +139,7 @@ func runAnalysis(sub string, args []string, stdout, stderr io.Writer) int {
 		if m, err = openMap(o.instrMap); err != nil {
 			return c.Failf(o.instrMap, err)
 		}
+		m.LLVM = o.llvm
 	}
 	out := stdout
 	if o.output != "" && o.output != "-" {
@@ -200,7 +205,7 @@ func account(w, stderr io.Writer, file string, m *instrmap.Map, o analysisOption
 	if err != nil {
 		return err
 	}
-	a := &analysis.Account{DeduceSiblingCalls: o.deduce, RecursiveCallsOnly: o.recursive,
+	a := &analysis.Account{LLVM: o.llvm, DeduceSiblingCalls: o.deduce, RecursiveCallsOnly: o.recursive,
 		KeepGoing: o.keepGoing, OnError: reportSkipped(stderr, nameFunc(m))}
 	if err := a.Read(data); err != nil {
 		if ce, ok := err.(*analysis.CallError); ok {
@@ -216,7 +221,7 @@ func account(w, stderr io.Writer, file string, m *instrmap.Map, o analysisOption
 }
 
 func stack(w, stderr io.Writer, files []string, m *instrmap.Map, o analysisOptions) (string, error) {
-	s := &analysis.Stacks{KeepGoing: o.keepGoing, OnError: func(e *analysis.CallError) {
+	s := &analysis.Stacks{LLVM: o.llvm, KeepGoing: o.keepGoing, OnError: func(e *analysis.CallError) {
 		fmt.Fprintln(stderr, llvmStackError(e, m))
 	}}
 	for _, file := range files {
@@ -262,7 +267,7 @@ func graph(w, stderr io.Writer, file string, m *instrmap.Map, o analysisOptions)
 	if err != nil {
 		return file, err
 	}
-	g := &analysis.Graph{DeduceSiblingCalls: o.deduce, KeepGoing: o.keepGoing, OnError: func(e *analysis.CallError) {
+	g := &analysis.Graph{LLVM: o.llvm, DeduceSiblingCalls: o.deduce, KeepGoing: o.keepGoing, OnError: func(e *analysis.CallError) {
 		fmt.Fprintf(stderr, "Thread ID: %d\n", e.Event.TID)
 		for i := len(e.Stack) - 1; i >= 0; i-- {
 			fmt.Fprintf(stderr, "#%d\t%s\n", i+1, m.Name(e.Stack[i], true))
@@ -284,7 +289,7 @@ func graph(w, stderr io.Writer, file string, m *instrmap.Map, o analysisOptions)
 // convertPprof writes the log as a gzip'ed pprof profile. Records that
 // cannot be paired (an exit whose entry the flight recorder dropped) are
 // skipped, and exits close the calls opened since their entry.
-func convertPprof(c *cli.Command, file, instrMap, output string) int {
+func convertPprof(c *cli.Command, file, instrMap, output string, llvm xrayfdr.LLVM) int {
 	if output == "" || output == "-" {
 		return c.BadUsage("--output-format=pprof needs -o OUT.pb.gz")
 	}
@@ -294,6 +299,7 @@ func convertPprof(c *cli.Command, file, instrMap, output string) int {
 		if m, err = openMap(instrMap); err != nil {
 			return c.Failf(instrMap, err)
 		}
+		m.LLVM = llvm // the demangler's spelling
 	}
 	data, err := os.ReadFile(file)
 	if err != nil {

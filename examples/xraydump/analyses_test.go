@@ -14,7 +14,8 @@ import (
 var atd = filepath.Join("..", "..", "xrayfdr", "analysis", "testdata", "analyses")
 
 // Every llvm-xray-14 golden of the analyses, through the command line
-// (flag spellings as llvm-xray's, in several forms).
+// (flag spellings as llvm-xray's, in several forms; --llvm=14 right after
+// the subcommand's name).
 func TestAnalysesGoldens(t *testing.T) {
 	f, err := os.Open(filepath.Join(atd, "cases.txt"))
 	if err != nil {
@@ -49,7 +50,7 @@ func TestAnalysesGoldens(t *testing.T) {
 			}
 		}
 		// flags before and after the log
-		argv = append(argv[:1], append([]string{"--instr_map", filepath.Join(atd, bin)}, argv[1:]...)...)
+		argv = append(argv[:1], append([]string{"--llvm=14", "--instr_map", filepath.Join(atd, bin)}, argv[1:]...)...)
 		argv = append(argv, filepath.Join(atd, log))
 		var got, stderr bytes.Buffer
 		if code := run(argv, &got, &stderr); code != 0 {

@@ -3,16 +3,25 @@
 // with flags spelled as LLVM's command line accepts them (-flag, --flag,
 // --flag=X, --flag X, before or after the file):
 //
-//	xraydump fdr-dump [-verify] LOG
-//	xraydump extract [--symbolize] [--no-demangle] [-o OUT] BIN
-//	xraydump convert --output-format=yaml|trace_event [--symbolize] [--no-demangle]
+//	xraydump fdr-dump [--llvm=14] [-verify] LOG
+//	xraydump extract [--llvm=14] [--symbolize] [--no-demangle] [-o OUT] BIN
+//	xraydump convert [--llvm=14] --output-format=yaml|trace_event [--symbolize] [--no-demangle]
 //	                 [--instr_map=BIN] [--sort] [-o OUT] LOG
+//	xraydump account|stack|graph [--llvm=14] [llvm-xray's flags] [--instr_map=BIN] LOG
 //
 // and its own older form:
 //
-//	xraydump [-verify] FILE                 like llvm-xray fdr-dump [-verify] FILE
-//	xraydump -yaml FILE                     like llvm-xray convert --output-format=yaml FILE
-//	xraydump -chrome [-instr-map MAP] FILE  Chrome trace-event JSON (Perfetto, chrome://tracing)
+//	xraydump [--llvm=14] [-verify] FILE                 like llvm-xray fdr-dump [-verify] FILE
+//	xraydump [--llvm=14] -yaml FILE                     like llvm-xray convert --output-format=yaml FILE
+//	xraydump [--llvm=14] -chrome [-instr-map MAP] FILE  Chrome trace-event JSON (Perfetto, chrome://tracing)
+//
+// It prints what llvm-xray-19 prints, or with --llvm=14 what llvm-xray-14
+// prints: the releases differ in the order of fdr-dump -verify's blocks,
+// of convert's records on multithreaded logs, of graph's edges, and in
+// demangled names ("> >" in 14, ">>" in 19). Where either release's
+// account or stack fails on a multithreaded log ("empty stack": both meet
+// a thread's records out of the order they were written), xraydump gives
+// the right figures, taking each thread's buffers in time order.
 //
 // BIN and MAP are an instrumented ELF binary or shared object, or the
 // YAML llvm-xray extract writes. Names come from the binary's symbols and
@@ -40,12 +49,14 @@ import (
 	"github.com/tracefmt/tracefmt/xrayfdr/instrmap"
 )
 
-const usage = `usage: xraydump fdr-dump [-verify] LOG
-       xraydump extract [--symbolize] [--no-demangle] [-o OUT] BIN
-       xraydump convert --output-format=yaml|trace_event [--symbolize] [--no-demangle] [--instr_map=BIN] [--sort] [-o OUT] LOG
-       xraydump account|stack|graph [llvm-xray's flags] [--instr_map=BIN] LOG   (see xraydump account -h)
+const usage = `usage: xraydump fdr-dump [--llvm=14] [-verify] LOG
+       xraydump extract [--llvm=14] [--symbolize] [--no-demangle] [-o OUT] BIN
+       xraydump convert [--llvm=14] --output-format=yaml|trace_event [--symbolize] [--no-demangle] [--instr_map=BIN] [--sort] [-o OUT] LOG
+       xraydump account|stack|graph [--llvm=14] [llvm-xray's flags] [--instr_map=BIN] LOG   (see xraydump account -h)
        xraydump convert --output-format=pprof [--instr_map=BIN] -o OUT.pb.gz LOG
-       xraydump [-verify | -yaml | -chrome [-instr-map MAP]] FILE`
+       xraydump [--llvm=14] [-verify | -yaml | -chrome [-instr-map MAP]] FILE
+Output is llvm-xray-19's; --llvm=14 prints llvm-xray-14's where the releases differ
+(block, record and edge order, demangled names).`
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
@@ -58,6 +69,22 @@ type options struct {
 	symbolize, demangle  bool
 	noDemangle, sort     bool
 	format, output       string
+	llvm                 xrayfdr.LLVM
+}
+
+// llvmFlag registers --llvm, the llvm-xray release to follow.
+func llvmFlag(c *cli.Command, v *xrayfdr.LLVM) {
+	c.Flags.Func("llvm", "the llvm-xray release to print as where releases differ: 19 (default) or 14", func(s string) error {
+		switch s {
+		case "14":
+			*v = xrayfdr.LLVM14
+		case "19":
+			*v = xrayfdr.LLVM19
+		default:
+			return fmt.Errorf("want 14 or 19")
+		}
+		return nil
+	})
 }
 
 // run is the command; it returns the exit status.
@@ -74,6 +101,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	c := cli.New("xraydump", usage, stderr)
 	var o options
 	fs := c.Flags
+	llvmFlag(c, &o.llvm)
 	switch sub {
 	case "":
 		fs.BoolVar(&o.verify, "verify", false, "check and print the log block by block (fdr-dump -verify)")
@@ -125,7 +153,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		case "trace_event":
 			o.chrome = true
 		case "pprof":
-			return convertPprof(c, files[0], o.instrMap, o.output)
+			return convertPprof(c, files[0], o.instrMap, o.output, o.llvm)
 		case "":
 			return c.BadUsage("convert needs --output-format=yaml or --output-format=trace_event")
 		default:
@@ -224,6 +252,7 @@ func extract(w io.Writer, path string, o options) error {
 	if err != nil {
 		return err
 	}
+	m.LLVM = o.llvm
 	return m.WriteYAML(w, o.symbolize, o.demangle)
 }
 
@@ -242,6 +271,7 @@ func dump(w io.Writer, path string, o options, convert bool) (err error) {
 		if m, err = openMap(o.instrMap); err != nil {
 			return err
 		}
+		m.LLVM = o.llvm
 	}
 	data, release, err := readLog(path)
 	if err != nil {
@@ -256,7 +286,7 @@ func dump(w io.Writer, path string, o options, convert bool) (err error) {
 	}()
 	switch {
 	case o.yaml:
-		t, err := xrayfdr.Expand(data, true)
+		t, err := o.llvm.Expand(data, true)
 		if err != nil {
 			return err
 		}
@@ -269,11 +299,11 @@ func dump(w io.Writer, path string, o options, convert bool) (err error) {
 		if m != nil && (o.symbolize || !convert) {
 			names = m.Names(o.demangle || !convert)
 		}
-		t, err := xrayfdr.Expand(data, true)
+		t, err := o.llvm.Expand(data, true)
 		if err != nil {
 			return err
 		}
 		return analysis.WriteChrome(w, t, names)
 	}
-	return xrayfdr.DumpVerify(w, data)
+	return o.llvm.DumpVerify(w, data)
 }

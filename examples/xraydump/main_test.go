@@ -13,7 +13,8 @@ import (
 
 var td = filepath.Join("..", "..", "xrayfdr", "testdata")
 
-// The outputs must equal the llvm-xray-14 goldens committed with xrayfdr.
+// The outputs must equal the llvm-xray-14 goldens committed with xrayfdr,
+// with --llvm=14 first in the old form.
 func TestGoldens(t *testing.T) {
 	for _, name := range []string{"fdr_simple", "fdr_typed", "synthetic-v1", "synthetic-v5", "basic_simple"} {
 		log := filepath.Join(td, name+".xray")
@@ -27,7 +28,7 @@ func TestGoldens(t *testing.T) {
 		} {
 			want := testutil.ReadFile(t, filepath.Join(td, name+c.suffix))
 			var got, stderr bytes.Buffer
-			code := run(append(c.args, log), &got, &stderr)
+			code := run(append(append([]string{"--llvm=14"}, c.args...), log), &got, &stderr)
 			if name == "basic_simple" && c.suffix != ".yaml" {
 				if code != 1 {
 					t.Errorf("%s%s: llvm-xray fails, we exit %d", name, c.suffix, code)
@@ -55,6 +56,7 @@ func TestExitStatus(t *testing.T) {
 		want string // in stderr
 	}{
 		{[]string{"-h"}, 0, "usage: xraydump"},
+		{[]string{"-h"}, 0, "--llvm=14 prints llvm-xray-14's"},
 		{[]string{"-nosuchflag", "x"}, 2, "flag provided but not defined"},
 		{[]string{}, 2, "want one file"},
 		{[]string{"-yaml", "-verify", "x"}, 2, "exclude each other"},
@@ -76,7 +78,8 @@ func TestExitStatus(t *testing.T) {
 }
 
 // The subcommand forms, with LLVM's flag spellings, against the goldens
-// llvm-xray-14 made for the test binaries.
+// llvm-xray-14 made for the test binaries (--llvm=14 right after the
+// subcommand's name).
 func TestSubcommands(t *testing.T) {
 	elf := filepath.Join(td, "..", "instrmap", "testdata", "elf")
 	bin := filepath.Join(elf, "prog_O0_g_pie")
@@ -103,11 +106,12 @@ func TestSubcommands(t *testing.T) {
 			continue
 		}
 		var got, stderr bytes.Buffer
-		if code := run(c.args, &got, &stderr); code != 0 {
-			t.Errorf("%q: exit %d: %s", c.args, code, stderr.String())
+		args := append([]string{c.args[0], "--llvm=14"}, c.args[1:]...)
+		if code := run(args, &got, &stderr); code != 0 {
+			t.Errorf("%q: exit %d: %s", args, code, stderr.String())
 			continue
 		}
-		testutil.DiffText(t, strings.Join(c.args, " "), testutil.ReadFile(t, c.golden), got.Bytes())
+		testutil.DiffText(t, strings.Join(args, " "), testutil.ReadFile(t, c.golden), got.Bytes())
 	}
 	// -chrome and trace_event name functions from the binary
 	for _, args := range [][]string{{"-chrome", "-instr-map", bin, log}, {"convert", "--output-format=trace_event", "--symbolize", "--instr_map=" + bin, log}} {
@@ -131,6 +135,8 @@ func TestSubcommands(t *testing.T) {
 		{[]string{"extract", "-h"}, 0, "usage:"},
 		{[]string{"extract", "--bogus", bin}, 2, "flag provided but not defined"},
 		{[]string{"extract", bin, bin}, 2, "want one file"},
+		{[]string{"extract", "--llvm=15", bin}, 2, "want 14 or 19"},
+		{[]string{"account", "--llvm", "13", log}, 2, "want 14 or 19"},
 	} {
 		var stdout, stderr bytes.Buffer
 		code := run(c.args, &stdout, &stderr)

@@ -33,6 +33,10 @@ type Account struct {
 	KeepGoing bool
 	// OnError, if set, receives each record skipped with KeepGoing.
 	OnError func(*CallError)
+	// LLVM is the llvm-xray release whose order to follow where releases
+	// differ (the threads' order; for a graph, its edges'); 0 is the
+	// newest.
+	LLVM xrayfdr.LLVM
 
 	// Header is the log's header (Read sets it); its cycle frequency
 	// turns ticks into seconds.
@@ -97,6 +101,7 @@ func (l *latencies) all() []uint64 {
 // Read accounts every function call of the log in data (see xrayfdr.Walk for
 // the order of the records).
 func (a *Account) Read(data []byte) error {
+	a.w.LLVM = a.LLVM
 	if err := a.w.Walk(data, a.add); err != nil {
 		return err
 	}

@@ -14,29 +14,37 @@
 // call for exact percentiles; the others hold what grows with the
 // distinct stacks and the stack depth.
 //
-// # Differences from llvm-xray 14
+// # Differences from llvm-xray 19 and 14
 //
-// Account, Stacks and Graph print what llvm-xray 14's account, stack and
-// graph print, byte for byte, wherever llvm-xray succeeds: the same
+// Account, Stacks and Graph print what llvm-xray 19's account, stack and
+// graph print (with their LLVM field set to xrayfdr.LLVM14, what llvm-xray
+// 14's print), byte for byte, wherever llvm-xray succeeds: the same
 // pairing of entries and exits, figures, number formats, and row order
 // (its hash tables' order and libstdc++'s sort are reproduced, so ties come
-// out alike). They differ where llvm-xray fails or is wrong:
+// out alike; LLVM 19 orders graph's edges and the threads differently from
+// LLVM 14). The file:line:col before each of account's functions is the
+// line table's, as LLVM's symbolizer gives it: a function defined in a
+// header names the header. They differ where llvm-xray fails or is wrong,
+// in both releases:
 //
 //   - Buffers of one thread are walked in time order. llvm-xray's order
 //     treats all buffers written in the same second as equal, so its walk
 //     meets a thread's records out of order and fails ("empty stack") or
 //     pairs the wrong calls, differently from run to run.
 //   - account refuses a record earlier than the first record of its
-//     thread; llvm-xray compares with the first record of the whole log,
-//     so it fails on most multi-threaded logs.
+//     thread; llvm-xray compares with the first record it meets, so it
+//     fails on most multi-threaded logs ("Error processing record" and an
+//     empty stack), and on which ones depends on its thread order: on
+//     fdr_threads of the shared fixtures llvm-xray-14 succeeds and
+//     llvm-xray-19 fails.
 //   - YAML traces of any header version are read (llvm-xray reads only
 //     version 1, not what its own convert writes).
 //   - stack's flame format prints each stack's total time, callees
 //     included (llvm-project issue 63676), so flamegraph.pl counts callees
 //     twice; Stacks.WriteFoldedSelf prints self times, which it draws
 //     right.
-//   - account --sort=func leaves rows in hash order, as llvm-xray 14 does
-//     (it never implemented that sort).
+//   - account --sort=func leaves rows in hash order, as llvm-xray 14 and
+//     19 do (they never implemented that sort).
 //   - graph colors by a figure that is zero everywhere with the lightest
 //     color (llvm-xray's result is undefined).
 //   - The messages about records that cannot be accounted differ.

@@ -42,7 +42,7 @@ func FuzzAnalyses(f *testing.F) {
 				if keep {
 					line += " --keep-going"
 				}
-				_, err := runAnalysis(data, nil, line)
+				_, err := runAnalysis(data, nil, 0, line)
 				checkAnalysisError(t, err)
 			}
 			// Spans pairs as Account does

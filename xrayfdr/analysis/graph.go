@@ -33,6 +33,10 @@ type Graph struct {
 	KeepGoing bool
 	// OnError, if set, receives each record skipped with KeepGoing.
 	OnError func(*CallError)
+	// LLVM is the llvm-xray release whose order to follow where releases
+	// differ (the threads' order; for a graph, its edges'); 0 is the
+	// newest.
+	LLVM xrayfdr.LLVM
 	// Header is the log's header (Read sets it).
 	Header xrayfdr.Header
 
@@ -89,6 +93,7 @@ type stamp struct{ tsc, seq uint64 }
 // order; so does Read, which then holds that thread's events (32 bytes
 // each) to sort them.
 func (g *Graph) Read(data []byte) error {
+	g.w.LLVM = g.LLVM
 	g.w.SortBack = true
 	if err := g.w.Walk(data, g.add); err != nil {
 		return err
@@ -370,7 +375,7 @@ func (g *Graph) WriteDOT(w io.Writer, m *instrmap.Map, f GraphFormat) error {
 	slices.SortFunc(ei, func(a, b int) int { return cmpStamp(g.edges[a].stamp, g.edges[b].stamp) })
 	for _, i := range ei {
 		e := &g.edges[i]
-		em.Insert([2]int32{e.from, e.to}, llvmorder.HashPair(uint32(e.from), uint32(e.to)), i)
+		em.Insert([2]int32{e.from, e.to}, llvmorder.HashPair(g.LLVM.Is19(), uint32(e.from), uint32(e.to)), i)
 	}
 	var vm llvmorder.Map[int32]
 	vi := make([]int, len(g.verts))

@@ -30,6 +30,10 @@ type Stacks struct {
 	KeepGoing bool
 	// OnError, if set, receives each record skipped with KeepGoing.
 	OnError func(*CallError)
+	// LLVM is the llvm-xray release whose order to follow where releases
+	// differ (the threads' order; for a graph, its edges'); 0 is the
+	// newest.
+	LLVM xrayfdr.LLVM
 
 	roots    llvmorder.Map[uint32] // thread id -> index in rootVecs, in llvm-xray's order
 	rootTIDs []uint32
@@ -59,6 +63,7 @@ type stackFrame struct {
 // Read adds the calls of the log in data.
 func (s *Stacks) Read(data []byte) error {
 	s.lastExit = false
+	s.w.LLVM = s.LLVM
 	return s.w.Walk(data, func(e *xrayfdr.Event) error {
 		err := s.Add(e)
 		if err != nil && s.KeepGoing {

@@ -27,6 +27,7 @@ func TestOpenInstrMapFileGone(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			m.LLVM = xrayfdr.LLVM14 // the goldens are llvm-xray-14's
 			if err := os.Remove(bin); err != nil {
 				t.Fatal(err)
 			}

@@ -28,6 +28,7 @@ func checkExtract(t *testing.T, bin string, want func(suffix string) []byte) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	m.LLVM = xrayfdr.LLVM14 // the goldens are llvm-xray-14's
 	for _, c := range []struct {
 		suffix              string
 		symbolize, demangle bool
@@ -70,6 +71,7 @@ func checkConvert(t *testing.T, bin, log string, want func(suffix string) []byte
 	if err != nil {
 		t.Fatal(err)
 	}
+	m.LLVM = xrayfdr.LLVM14 // the goldens are llvm-xray-14's
 	tr, err := xrayfdr.Expand(testutil.ReadFile(t, log), true)
 	if err != nil {
 		t.Fatal(err)
@@ -99,6 +101,7 @@ func TestTypedSleds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	m.LLVM = xrayfdr.LLVM14 // the goldens are llvm-xray-14's
 	typed := 0
 	for _, s := range m.Sleds {
 		if s.Kind == SledTypedEvent {
@@ -151,6 +154,7 @@ func patchTypedSleds(t *testing.T, bin string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	m.LLVM = xrayfdr.LLVM14 // the goldens are llvm-xray-14's
 	_ = m
 	sec := findSection(t, data, "xray_instr_map")
 	for off := sec; off+32 <= len(data) && off < sec+32*len(m.Sleds); off += 32 {
@@ -299,6 +303,7 @@ func TestSledVersion1(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			m.LLVM = xrayfdr.LLVM14 // the goldens are llvm-xray-14's
 			off := findSection(t, data, "xray_instr_map")
 			for i, s := range m.Sleds {
 				e := data[off+32*i:]

@@ -62,9 +62,15 @@ func (n *Namer) Name(id int32) string {
 	return s
 }
 
-// location is llvm-xray's FileLineAndColumn: "(unknown)" for an id the
-// map lacks, else "file:line:column" from DWARF, the file taken from the
-// symbol table for local symbols, "<invalid>:0:0" when nothing says.
+// Location is llvm-xray's FileLineAndColumn: "(unknown)" for an id the
+// map lacks, else "file:line:column" of the function's entry address as
+// LLVM's symbolizer gives it (symbolizeInlinedCode, outermost frame): the
+// row of the line table that covers the address (a function entered at
+// an inlined call would take the call's file, line and column, which a
+// function's first instruction never is). Only where DWARF names no file
+// does the symbol table name one, for a local symbol: the STT_FILE symbol
+// before it, which is the compilation unit's source even for a function
+// defined in a header. "<invalid>:0:0" when nothing says.
 func (n *Namer) Location(id int32) string {
 	if n == nil {
 		return NewNamer(nil).Location(id)
@@ -84,8 +90,10 @@ func (n *Namer) Location(id int32) string {
 				file, line, col = path.Base(f), l, c
 			}
 		}
-		if f := n.symbolFile(addr); f != "" {
-			file = path.Base(f)
+		if file == "<invalid>" {
+			if f := n.symbolFile(addr); f != "" {
+				file = path.Base(f)
+			}
 		}
 	}
 	s := file + ":" + strconv.Itoa(line) + ":" + strconv.Itoa(col)

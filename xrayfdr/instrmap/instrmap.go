@@ -58,6 +58,10 @@ type Map struct {
 	// Functions holds each function id's entry address: id i is at
 	// Functions[i-1] (ids count from 1).
 	Functions []uint64
+	// LLVM is the llvm-xray release whose demangler's spelling Name,
+	// Names and WriteYAML follow (closing template brackets ">>" from
+	// LLVM 15 on, "> >" in LLVM 14); 0 is the newest.
+	LLVM xrayfdr.LLVM
 
 	names   []string // function-name fields of a YAML map, by id-1
 	symbols *symbolizer
@@ -84,7 +88,7 @@ func (m *Map) Name(id int32, demangle bool) string {
 		return "#" + strconv.Itoa(int(id))
 	}
 	if m.fromELF && m.symbols != nil {
-		if name, ok := m.symbols.name(addr, demangle); ok {
+		if name, ok := m.symbols.name(addr, demangle, m.LLVM); ok {
 			return name
 		}
 	} else if int(id) <= len(m.names) && m.names[id-1] != "" {

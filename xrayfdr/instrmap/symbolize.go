@@ -8,12 +8,15 @@ import (
 	"encoding/binary"
 	"slices"
 	"strings"
+
+	"github.com/tracefmt/tracefmt/xrayfdr"
 )
 
 // Demangle turns an Itanium C++ ABI name ("_Z...") into its readable
 // form, or returns an error when it cannot. Names pass through it when
-// Map.Name is asked to demangle. It is a variable so that a program
-// can put another demangler in its place.
+// Map.Name is asked to demangle, for a Map of the newest llvm-xray
+// (a Map whose LLVM is LLVM14 spells as LLVM 14's demangler instead). It
+// is a variable so that a program can put another demangler in its place.
 var Demangle func(name string) (string, error) = demangleName
 
 // symbolizer names addresses as llvm-xray's symbolizer (LLVM 14's
@@ -241,7 +244,7 @@ func searchAddrs(qs []uint64, a uint64) int {
 
 // name returns the name of the function at addr, demangled if asked, or
 // false when neither the symbols nor DWARF name it.
-func (s *symbolizer) name(addr uint64, demangle bool) (string, bool) {
+func (s *symbolizer) name(addr uint64, demangle bool, llvm xrayfdr.LLVM) (string, bool) {
 	name, ok := s.symbolName(addr)
 	if !ok {
 		name, ok = s.dwarfName(addr)
@@ -250,7 +253,11 @@ func (s *symbolizer) name(addr uint64, demangle bool) (string, bool) {
 		return "", false
 	}
 	if demangle && strings.HasPrefix(name, "_Z") {
-		if d, err := Demangle(name); err == nil {
+		dm := Demangle
+		if !llvm.Is19() {
+			dm = demangleName14
+		}
+		if d, err := dm(name); err == nil {
 			return d, true
 		}
 	}

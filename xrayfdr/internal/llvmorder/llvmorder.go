@@ -26,9 +26,38 @@ type bucket[K comparable] struct {
 func HashInt(k uint32) uint32 { return k * 37 }
 
 // HashPair is DenseMapInfo's hash of a pair of 32-bit integers
-// (combineHashValue of their hashes).
-func HashPair(a, b uint32) uint32 {
-	k := uint64(a*37)<<32 | uint64(b*37)
+// (combineHashValue of their hashes): LLVM 14's when llvm19 is false, else
+// LLVM 19's, whose combineHashValue mixes with one multiplication and one
+// xor-shift (splitmix64's first step) where LLVM 14 shuffled bits in
+// eight steps.
+func HashPair(llvm19 bool, a, b uint32) uint32 {
+	return combine(llvm19, a*37, b*37)
+}
+
+// HashBlockKey is DenseMapInfo's hash of the key of llvm-xray's block
+// index, a pair of a 64-bit process id and a 32-bit thread id. LLVM 19
+// hashes a 64-bit integer with the same mix; LLVM 14 multiplies it by 37
+// like a 32-bit one.
+func HashBlockKey(llvm19 bool, pid uint64, tid uint32) uint32 {
+	h := uint32(pid) * 37
+	if llvm19 {
+		h = uint32(mix(pid))
+	}
+	return combine(llvm19, h, tid*37)
+}
+
+// mix is LLVM 19's densemap::detail::mix.
+func mix(x uint64) uint64 {
+	x *= 0xbf58476d1ce4e5b9
+	return x ^ x>>31
+}
+
+// combine is LLVM's detail::combineHashValue of two hashes.
+func combine(llvm19 bool, a, b uint32) uint32 {
+	k := uint64(a)<<32 | uint64(b)
+	if llvm19 {
+		return uint32(mix(k))
+	}
 	k += ^(k << 32)
 	k ^= k >> 22
 	k += ^(k << 13)
