@@ -394,7 +394,7 @@ func checkLLVM(t *testing.T, tool string, h Header, out []byte) string {
 	if err := cmd.Run(); err != nil {
 		return fmt.Sprintf("llvm-xray-14 convert: %v: %s", err, stderr.Bytes())
 	}
-	tr, err := Expand(out, true)
+	tr, err := LLVM14.Expand(out, true) // in llvm-xray-14's order
 	if err != nil {
 		return fmt.Sprintf("llvm-xray-14 converts, our Expand fails: %v", err)
 	}
