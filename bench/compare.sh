@@ -10,8 +10,8 @@
 #
 #   bash bench/compare.sh [ROW...]
 #
-# Rows: gotext gowire goparsed tracecat apidump snappy zstdenc xrayread xraydump
-# (default: all).
+# Rows: gotext gowire goparsed gopprof tracecat apidump snappy zstdenc xrayread
+# xraydump# (default: all).
 # Env: RUNS (default 5), WORK (scratch directory, default a temporary one),
 # SHARED (default ../shared beside the checkout). Inputs: the large real
 # fixtures in $SHARED/fixtures (glxgears-20s.trace, fdr_big.xray) and a Go
@@ -27,7 +27,7 @@ work=${WORK:-$(mktemp -d /tmp/tracefmt-compare.XXXXXX)}
 mkdir -p "$work"
 export GOTOOLCHAIN=local GOFLAGS=
 rows=("$@")
-[ ${#rows[@]} -gt 0 ] || rows=(gotext gowire goparsed tracecat apidump snappy zstdenc xrayread xraydump)
+[ ${#rows[@]} -gt 0 ] || rows=(gotext gowire goparsed gopprof tracecat apidump snappy zstdenc xrayread xraydump)
 table=$work/table.txt
 : > "$table"
 
@@ -209,6 +209,26 @@ for row in "${rows[@]}"; do
 		pair "xraydump -verify" "llvm-xray-14 fdr-dump -verify" -- llvm-xray-14 fdr-dump -verify "$log" -- "$bin/xraydump" -verify "$log"
 		pair "xraydump -yaml" "llvm-xray-14 convert --output-format=yaml" -- \
 			llvm-xray-14 convert --output-format=yaml --symbolize=false "$log" -- "$bin/xraydump" -yaml "$log" ;;
+	gopprof)
+		# go tool trace -pprof=sched, through the tool binary itself (not
+		# the go command that finds it), against tracecat -pprof; first
+		# the same samples, as go tool pprof -traces prints them, sorted.
+		gotrace
+		gotool=$(go tool -n trace); pprof=$(go tool -n pprof)
+		"$gotool" -pprof=sched "$work/large.trace" > "$work/a.pb.gz"
+		"$bin/tracecat" -pprof "$work/b.pb.gz" -profile sched "$work/large.trace"
+		for i in contentions delay; do
+			for f in a b; do "$pprof" -traces -unit=ns -sample_index=$i "$work/$f.pb.gz" 2> /dev/null |
+				awk 'BEGIN { RS = "-----------\\+-+\n" } NR > 1' | sort > "$work/$f.txt"; done
+			same "$work/a.txt" "$work/b.txt" "gopprof $i"
+		done
+		pair "tracecat -pprof -profile sched, same trace" "go tool trace -pprof=sched" -- \
+			"$gotool" -pprof=sched "$work/large.trace" -- "$bin/tracecat" -pprof /dev/null -profile sched "$work/large.trace"
+		theirs=$(/usr/bin/time -f %M "$gotool" -pprof=sched "$work/large.trace" 2>&1 > /dev/null | tail -1)
+		ours=$(/usr/bin/time -f %M "$bin/tracecat" -pprof /dev/null -profile sched "$work/large.trace" 2>&1 | tail -1)
+		awk -v t="$theirs" -v o="$ours" 'BEGIN {
+			printf "| tracecat -pprof -profile sched, peak RSS | go tool trace -pprof=sched | %.0f MB | %.0f MB | %.1fx less | |\n", t / 1024, o / 1024, t / o
+		}' >> "$table" ;;
 	*) echo "unknown row $row" >&2; exit 2 ;;
 	esac
 done

@@ -105,6 +105,15 @@ type Profile struct {
 	frames  map[uint64]parsed.Frame
 	gs      map[parsed.GoID]*goState
 	pcs     []uint64
+	// recent caches gs by the low bits of the goroutine ID: a busy
+	// trace's transitions go round a few hundred goroutines.
+	recent [256]struct {
+		id parsed.GoID
+		g  *goState
+	}
+	// byID caches intern's result by the stack's ID in the current
+	// generation's table (IDs are not kept across generations).
+	byID map[uint64]int
 }
 
 // goState is what a Profile knows of one goroutine ID. Go's tool counts
@@ -192,6 +201,7 @@ func (p *Profile) init() {
 		p.groups = pprof.NewTally(0)
 		p.frames = map[uint64]parsed.Frame{}
 		p.gs = map[parsed.GoID]*goState{}
+		p.byID = map[uint64]int{}
 	}
 }
 
@@ -203,6 +213,16 @@ func (p *Profile) init() {
 // shown with the stack of its latest stretch: the stack's group holds
 // them.
 func (p *Profile) intern(s parsed.Stack) int {
+	id := s.ID()
+	if i, ok := p.byID[id]; ok {
+		return i
+	}
+	i := p.internFrames(s)
+	p.byID[id] = i
+	return i
+}
+
+func (p *Profile) internFrames(s parsed.Stack) int {
 	pcs := p.pcs[:0]
 	for i, f := range s.Frames() {
 		if i == maxFrames {
@@ -237,6 +257,9 @@ func (p *Profile) Add(ev *parsed.Event) {
 		return
 	}
 	p.init()
+	if ev.Kind == parsed.KindSync {
+		clear(p.byID) // a new generation, a new stack table
+	}
 	if p.Type == CPU {
 		if ev.Kind == parsed.KindStackSample {
 			g := p.groupOf[p.intern(ev.Stack())]
@@ -254,10 +277,14 @@ func (p *Profile) Add(ev *parsed.Event) {
 	}
 	id := parsed.GoID(st.Resource.ID)
 	from, to := st.Goroutine()
-	g := p.gs[id]
-	if g == nil {
-		g = &goState{}
-		p.gs[id] = g
+	c := &p.recent[uint64(id)%uint64(len(p.recent))]
+	g := c.g
+	if c.id != id || g == nil {
+		if g = p.gs[id]; g == nil {
+			g = &goState{}
+			p.gs[id] = g
+		}
+		c.id, c.g = id, g
 	}
 	if from != to && (from == parsed.GoNotExist || from == parsed.GoUndetermined) {
 		// Go's summary starts the ID afresh: what its earlier
@@ -285,6 +312,7 @@ func (p *Profile) Add(ev *parsed.Event) {
 		// final.
 		p.commit(g.counted(), p.sums, p.shown, p.shownAt)
 		delete(p.gs, id)
+		c.g = nil
 	}
 }
 
