@@ -31,6 +31,7 @@ type Profile struct {
 
 	resources []Resource
 	maps      []MemoryMap
+	mapSeen   map[string]bool
 	live      liveSet[*leakAlloc]
 	stacks    *pprof.Tally // per (resource type + 1, frame indexes): leaks left behind for good
 	frameIdx  map[string]uint64
@@ -62,6 +63,7 @@ func (p *Profile) Add(rec *Record) {
 	if p.stacks == nil {
 		p.stacks = pprof.NewTally(2)
 		p.frameIdx = map[string]uint64{}
+		p.mapSeen = map[string]bool{}
 	}
 	switch rec.Kind {
 	case KindComment:
@@ -81,9 +83,15 @@ func (p *Profile) Add(rec *Record) {
 		}
 		return
 	case KindMemoryMap:
-		m := rec.Map
-		m.Path = clone(m.Path)
-		p.maps = append(p.maps, m)
+		// A map seen before (a report concatenated to another) is
+		// not kept twice.
+		p.key = binary.LittleEndian.AppendUint64(binary.LittleEndian.AppendUint64(append(p.key[:0], rec.Map.Path...), rec.Map.Start), rec.Map.End)
+		if !p.mapSeen[string(p.key)] {
+			p.mapSeen[string(p.key)] = true
+			m := rec.Map
+			m.Path = clone(m.Path)
+			p.maps = append(p.maps, m)
+		}
 	case KindResource:
 		if resourceIndex(p.resources, rec.Resource.Type) < 0 {
 			r := rec.Resource

@@ -153,7 +153,7 @@ func leaktextPprof(w io.Writer, r io.Reader, profile string) error {
 		if err != nil {
 			return err
 		}
-		if rec.Kind == leaktext.KindResource {
+		if rec.Kind == leaktext.KindResource && !contains(types, string(rec.Resource.Type)) {
 			types = append(types, string(rec.Resource.Type))
 		}
 		p.Add(rec)
