@@ -11,7 +11,7 @@
 #   bash bench/compare.sh [ROW...]
 #
 # Rows: gotext gowire goparsed gopprof tracecat apidump snappy zstdenc xrayread
-# xraydump# (default: all).
+# xraydump (default: all).
 # Env: RUNS (default 5), WORK (scratch directory, default a temporary one),
 # SHARED (default ../shared beside the checkout). Inputs: the large real
 # fixtures in $SHARED/fixtures (glxgears-20s.trace, fdr_big.xray) and a Go
