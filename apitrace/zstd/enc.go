@@ -36,6 +36,13 @@ type Encoder struct {
 	rep        [3]uint32 // the repeat offsets, as the decoder will have them
 	next       int       // lazy: the first position not in the chains
 
+	// The optimal parser's state.
+	prices optPrices
+	nodes  []optNode
+	steps  [][2]int32
+	saveA  []int32 // the tables before a first pass
+	saveB  []int32
+
 	// The block being built.
 	seqs     []seq
 	lits     []byte
@@ -193,7 +200,11 @@ func (e *Encoder) emit(src []byte, anchor, start, ml, off int) int {
 // 8878 3.1.1.5): with no literals, the codes name the second and third
 // repeat offsets and the first minus one.
 func (e *Encoder) offCode(off uint32, ll int) uint32 {
-	r := &e.rep
+	return repCode(&e.rep, off, ll)
+}
+
+// repCode is offCode on the repeat offsets r.
+func repCode(r *[3]uint32, off uint32, ll int) uint32 {
 	if ll > 0 {
 		switch off {
 		case r[0]:

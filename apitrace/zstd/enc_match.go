@@ -5,11 +5,11 @@ import (
 	"math/bits"
 )
 
-// Match finding. Three strategies, as zstd's levels use them: fast (one
+// Match finding. Four strategies, as zstd's levels use them: fast (one
 // hash table, levels 1-2), double fast (a table of 8-byte and one of
-// short prefixes, levels 3-4) and hash chains with lazy evaluation
-// (levels 5 and up, searching deeper as the level grows). Each one first
-// tries the repeat offsets, which cost the fewest bits.
+// short prefixes, levels 3-4), hash chains with lazy evaluation (levels
+// 5-11) and hash chains with an optimal parser (12-22).
+// Each one tries the repeat offsets, which cost the fewest bits.
 
 type strategy uint8
 
@@ -17,6 +17,7 @@ const (
 	stratFast strategy = iota
 	stratDFast
 	stratLazy
+	stratOpt
 )
 
 // params are a level's match finder settings.
@@ -30,13 +31,14 @@ type params struct {
 	lazy   int   // lazy: positions after a match tried for a better one
 	target int   // lazy: a match this long ends the search
 	skip   uint  // log2 of the literal run that makes the search step grow
+	passes bool  // opt: every block parsed twice, the second time priced by the first
 }
 
 // levels holds each level's settings. The window stays at 2 MiB at most,
-// the frame size apitrace uses. Levels above 7 are level 7: deeper
+// the frame size apitrace uses. Levels 8-11 are level 7: deeper lazy
 // searches made apitrace's traces larger (a longer match at a new offset
-// breaks runs of repeat offsets), and the optimal parser zstd uses from
-// level 16 on is not implemented.
+// breaks runs of repeat offsets); from 12 on the optimal parser searches
+// deeper and deeper, with 3-byte matches from 16.
 var levels = [MaxLevel + 1]params{
 	1: {strat: stratFast, wlog: 19, hlog: 15, mml: 6, skip: 6},
 	2: {strat: stratFast, wlog: 20, hlog: 16, mml: 5, skip: 7},
@@ -50,8 +52,17 @@ var levels = [MaxLevel + 1]params{
 }
 
 func init() {
-	for l := 8; l <= MaxLevel; l++ {
+	for l := 8; l <= 11; l++ {
 		levels[l] = levels[7]
+	}
+	for l := 12; l <= 15; l++ {
+		levels[l] = params{strat: stratOpt, wlog: 21, hlog: 18, slog: 18, mml: 4, depth: 16, target: 256}
+	}
+	for l := 16; l <= 18; l++ {
+		levels[l] = params{strat: stratOpt, wlog: 21, hlog: 18, slog: 18, mml: 3, depth: 32, target: 256}
+	}
+	for l := 19; l <= MaxLevel; l++ {
+		levels[l] = params{strat: stratOpt, wlog: 21, hlog: 18, slog: 18, mml: 3, depth: 128, target: 999, passes: l == MaxLevel}
 	}
 }
 
@@ -123,10 +134,31 @@ func (e *Encoder) findMatches(src []byte, bs, be int) {
 		anchor = e.fast(src, bs, be)
 	case stratDFast:
 		anchor = e.dfast(src, bs, be)
-	default:
+	case stratLazy:
 		anchor = e.lazy(src, bs, be)
+	default:
+		if bs == 0 || e.p.passes {
+			// A first pass gives the prices of the frame's first block
+			// (or of every block) the statistics of the block itself.
+			if bs == 0 {
+				e.prices.initPrices(src[bs:be])
+			}
+			rep, next := e.rep, e.next
+			e.saveA = append(e.saveA[:0], e.tabA...)
+			e.saveB = append(e.saveB[:0], e.tabB...)
+			a := e.opt(src, bs, be)
+			e.prices.update(e.seqs, append(e.lits, src[a:be]...))
+			e.seqs, e.lits = e.seqs[:0], e.lits[:0]
+			e.rep, e.next = rep, next
+			copy(e.tabA, e.saveA)
+			copy(e.tabB, e.saveB)
+		}
+		anchor = e.opt(src, bs, be)
 	}
 	e.lits = append(e.lits, src[anchor:be]...)
+	if e.p.strat == stratOpt {
+		e.prices.update(e.seqs, e.lits)
+	}
 }
 
 // extendBack extends a match at start from cand backward over the
@@ -255,6 +287,19 @@ func (e *Encoder) dfast(src []byte, bs, be int) int {
 	return anchor
 }
 
+// insertChain adds the positions before i to the hash chains of the lazy
+// and optimal strategies.
+func (e *Encoder) insertChain(src []byte, i int) {
+	head, chain := e.tabA, e.tabB
+	log, cmask := tabLog(head), len(chain)-1
+	for p := e.next; p < i; p++ {
+		h := hashAt(load64(src, p), e.p.mml, log)
+		chain[p&cmask] = head[h]
+		head[h] = int32(p)
+	}
+	e.next = max(e.next, i)
+}
+
 // lazy is the hash chain strategy: at each position the best of depth
 // candidates, then, before taking it, the next positions are tried for
 // a better one (a longer match, or as long with a nearer offset).
@@ -266,18 +311,9 @@ func (e *Encoder) lazy(src []byte, bs, be int) int {
 	win := min(1<<e.p.wlog, len(chain))
 	anchor, ip := bs, bs
 	lim := be - 8
-	// insertTo adds the positions before i to the chains.
-	insertTo := func(i int) {
-		for p := e.next; p < i; p++ {
-			h := hashAt(load64(src, p), mml, hlog)
-			chain[p&cmask] = head[h]
-			head[h] = int32(p)
-		}
-		e.next = max(e.next, i)
-	}
 	// best returns the longest match at i (length, offset).
 	best := func(i int) (int, int) {
-		insertTo(i)
+		e.insertChain(src, i)
 		bl, bo := 0, 0
 		low := max(i-win, 0)
 		cur := load32(src, i)
