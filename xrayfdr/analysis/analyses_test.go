@@ -21,7 +21,6 @@ import (
 	"testing"
 
 	"github.com/tracefmt/tracefmt/internal/testutil"
-	"github.com/tracefmt/tracefmt/varint"
 	"github.com/tracefmt/tracefmt/xrayfdr"
 	"github.com/tracefmt/tracefmt/xrayfdr/instrmap"
 	"github.com/tracefmt/tracefmt/xrayfdr/internal/xraytest"
@@ -537,106 +536,15 @@ func TestAccountIndependent(t *testing.T) {
 	checkIndependent(t, testutil.ReadFile(t, testutil.SharedFixture(t, "xray/fdr_threads.xray")))
 }
 
-// profileTotals decodes a gzip'ed profile.proto (with a decoder of our
-// own, the few fields we write) and returns, by function name, the calls
-// and total nanoseconds of its samples where the function is innermost.
+// profileTotals decodes a gzip'ed profile.proto and returns, by function
+// name, the calls and total nanoseconds of its samples where the function
+// is innermost.
 func profileTotals(t *testing.T, gz []byte) map[string][2]uint64 {
-	zr, err := gzip.NewReader(bytes.NewReader(gz))
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := io.ReadAll(zr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	type field struct {
-		num  int
-		v    uint64
-		data []byte
-	}
-	parse := func(b []byte) []field {
-		var fs []field
-		for len(b) > 0 {
-			k, n := varint.Consume(b)
-			if n <= 0 {
-				t.Fatal("bad tag")
-			}
-			b = b[n:]
-			f := field{num: int(k >> 3)}
-			switch k & 7 {
-			case 0:
-				f.v, n = varint.Consume(b)
-				if n <= 0 {
-					t.Fatal("bad varint")
-				}
-				b = b[n:]
-			case 2:
-				l, n := varint.Consume(b)
-				if n <= 0 || l > uint64(len(b)-n) {
-					t.Fatal("bad length")
-				}
-				f.data = b[n : n+int(l)]
-				b = b[n+int(l):]
-			default:
-				t.Fatalf("wire type %d", k&7)
-			}
-			fs = append(fs, f)
-		}
-		return fs
-	}
-	packed := func(b []byte) []uint64 {
-		var vs []uint64
-		for len(b) > 0 {
-			v, n := varint.Consume(b)
-			if n <= 0 {
-				t.Fatal("bad packed varint")
-			}
-			vs = append(vs, v)
-			b = b[n:]
-		}
-		return vs
-	}
-	var strs []string
-	locFunc := map[uint64]uint64{}
-	funcName := map[uint64]uint64{}
-	var samples [][2][]uint64
-	for _, f := range parse(b) {
-		switch f.num {
-		case 6:
-			strs = append(strs, string(f.data))
-		case 2:
-			var s [2][]uint64
-			for _, g := range parse(f.data) {
-				s[g.num-1] = packed(g.data)
-			}
-			samples = append(samples, s)
-		case 4:
-			var id uint64
-			for _, g := range parse(f.data) {
-				if g.num == 1 {
-					id = g.v
-				}
-				if g.num == 4 {
-					locFunc[id] = parse(g.data)[0].v
-				}
-			}
-		case 5:
-			var id uint64
-			for _, g := range parse(f.data) {
-				switch g.num {
-				case 1:
-					id = g.v
-				case 2:
-					funcName[id] = g.v
-				}
-			}
-		}
-	}
+	t.Helper()
 	out := map[string][2]uint64{}
-	for _, s := range samples {
-		name := strs[funcName[locFunc[s[0][0]]]]
-		o := out[name]
-		out[name] = [2]uint64{o[0] + s[1][2], o[1] + s[1][1]}
+	for _, s := range testutil.DecodeProfile(t, gz).Samples {
+		o := out[s.Stack[0]]
+		out[s.Stack[0]] = [2]uint64{o[0] + uint64(s.Values[2]), o[1] + uint64(s.Values[1])}
 	}
 	return out
 }
