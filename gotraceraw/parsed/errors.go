@@ -45,6 +45,9 @@ type FormatError struct {
 }
 
 func (e *FormatError) Error() string {
+	if e == nil {
+		return "<nil>"
+	}
 	var b strings.Builder
 	b.WriteString("parsed: ")
 	if e.Offset >= 0 {
@@ -69,11 +72,19 @@ func (e *FormatError) Error() string {
 	return b.String()
 }
 
-func (e *FormatError) Unwrap() error { return e.Err }
+func (e *FormatError) Unwrap() error {
+	if e == nil {
+		return nil
+	}
+	return e.Err
+}
 
 // Reason returns the message Go's parser gives for the same trace, without
 // the location and sentinel this package adds.
 func (e *FormatError) Reason() string {
+	if e == nil {
+		return ""
+	}
 	var r *reason
 	if errors.As(e.Err, &r) {
 		return r.err.Error()

@@ -38,6 +38,9 @@ type Event struct {
 
 // Clone returns a copy of e to keep: it stays valid after the next Read.
 func (e *Event) Clone() *Event {
+	if e == nil {
+		return nil
+	}
 	c := *e
 	return &c
 }
@@ -45,6 +48,9 @@ func (e *Event) Clone() *Event {
 // Stack returns the stack of the event's execution context (a CPU
 // sample's, for a StackSample): the zero Stack when it has none.
 func (e *Event) Stack() Stack {
+	if e == nil {
+		return Stack{}
+	}
 	s, _ := e.stack()
 	return s
 }
@@ -76,6 +82,9 @@ func (e *Event) str(id uint64) string {
 
 // Metric returns a Metric event's name and value.
 func (e *Event) Metric() Metric {
+	if e == nil {
+		return Metric{}
+	}
 	if e.Kind != KindMetric {
 		return Metric{}
 	}
@@ -93,6 +102,9 @@ func (e *Event) Metric() Metric {
 
 // Label returns a Label event's label and goroutine.
 func (e *Event) Label() Label {
+	if e == nil {
+		return Label{}
+	}
 	if e.Kind != KindLabel {
 		return Label{}
 	}
@@ -101,6 +113,9 @@ func (e *Event) Label() Label {
 
 // Range returns a RangeBegin, RangeActive or RangeEnd event's range.
 func (e *Event) Range() Range {
+	if e == nil {
+		return Range{}
+	}
 	switch e.Kind {
 	case KindRangeBegin, KindRangeActive, KindRangeEnd:
 	default:
@@ -132,6 +147,9 @@ func (e *Event) Range() Range {
 // RangeAttributes returns what a RangeEnd event reports: the bytes swept
 // and reclaimed at the end of a sweep, nothing for other ranges.
 func (e *Event) RangeAttributes() []RangeAttribute {
+	if e == nil {
+		return nil
+	}
 	if e.Kind != KindRangeEnd || e.Type != gotraceraw.EvGCSweepEnd {
 		return nil
 	}
@@ -140,6 +158,9 @@ func (e *Event) RangeAttributes() []RangeAttribute {
 
 // Task returns a TaskBegin or TaskEnd event's task.
 func (e *Event) Task() Task {
+	if e == nil {
+		return Task{}
+	}
 	switch e.Type {
 	case gotraceraw.EvUserTaskBegin:
 		return Task{ID: TaskID(e.args[0]), Parent: TaskID(e.args[1]), Type: e.str(e.args[2])}
@@ -151,6 +172,9 @@ func (e *Event) Task() Task {
 
 // Region returns a RegionBegin or RegionEnd event's region.
 func (e *Event) Region() Region {
+	if e == nil {
+		return Region{}
+	}
 	if e.Kind != KindRegionBegin && e.Kind != KindRegionEnd {
 		return Region{}
 	}
@@ -159,6 +183,9 @@ func (e *Event) Region() Region {
 
 // Log returns a Log event's message.
 func (e *Event) Log() Log {
+	if e == nil {
+		return Log{}
+	}
 	if e.Kind != KindLog {
 		return Log{}
 	}
@@ -167,6 +194,9 @@ func (e *Event) Log() Log {
 
 // StateTransition returns a StateTransition event's change of state.
 func (e *Event) StateTransition() StateTransition {
+	if e == nil {
+		return StateTransition{}
+	}
 	if e.Kind != KindStateTransition {
 		return StateTransition{}
 	}
@@ -236,6 +266,9 @@ func (e *Event) StateTransition() StateTransition {
 
 // Sync returns what a Sync event says.
 func (e *Event) Sync() Sync {
+	if e == nil {
+		return Sync{}
+	}
 	if e.Kind != KindSync {
 		return Sync{}
 	}
@@ -252,6 +285,9 @@ func (e *Event) Sync() Sync {
 // Experimental returns an experimental event's name and arguments; Args
 // is valid until the next Read.
 func (e *Event) Experimental() Experimental {
+	if e == nil {
+		return Experimental{}
+	}
 	if e.Kind != KindExperimental {
 		return Experimental{}
 	}
@@ -263,6 +299,9 @@ func (e *Event) Experimental() Experimental {
 // String returns the event as Go's parser prints it (Event.String of
 // internal/trace), without a final newline.
 func (e *Event) String() string {
+	if e == nil {
+		return "<nil>"
+	}
 	b := e.AppendText(nil)
 	return string(b)
 }

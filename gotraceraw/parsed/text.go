@@ -11,6 +11,9 @@ import (
 // `go tool trace -d=parsed` prints for it, without the final newline) and
 // returns the extended buffer.
 func (e *Event) AppendText(b []byte) []byte {
+	if e == nil {
+		return b
+	}
 	b = append(b, "M="...)
 	b = strconv.AppendInt(b, int64(e.Thread), 10)
 	b = append(b, " P="...)

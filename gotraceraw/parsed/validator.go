@@ -42,6 +42,9 @@ func NewValidator(v gotraceraw.Version) *Validator {
 // the last generation's. A nil error means Go's parser reads the
 // generation, after those given before, without error.
 func (val *Validator) Generation(wire []byte) error {
+	if val == nil {
+		return gotraceraw.ErrNotOpen
+	}
 	if val.err != nil {
 		return val.err
 	}

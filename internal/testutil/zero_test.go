@@ -2,6 +2,10 @@ package testutil
 
 import (
 	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -78,3 +82,40 @@ func TestCheckNilArgs(t *testing.T) {
 
 // T stands for the type of testdata/nilpkg.
 type T struct{}
+
+// TestEveryPackageChecksNil fails for a public package of the module whose
+// tests do not call CheckNilArgs, so that a new package cannot leave its
+// exported API out of the nil-argument check.
+func TestEveryPackageChecksNil(t *testing.T) {
+	root := ModuleRoot(t)
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return err
+		}
+		switch d.Name() {
+		case "internal", "examples", "bench", "testdata", ".git", ".ci":
+			return filepath.SkipDir
+		}
+		src, _ := filepath.Glob(filepath.Join(path, "*.go"))
+		public, checked := false, false
+		for _, f := range src {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				return err
+			}
+			if strings.HasSuffix(f, "_test.go") {
+				checked = checked || strings.Contains(string(b), "CheckNilArgs(")
+			} else if !strings.Contains(string(b), "\npackage main\n") && !strings.HasPrefix(string(b), "package main\n") && !strings.Contains(string(b), "//go:build ignore") {
+				public = true
+			}
+		}
+		if public && !checked {
+			rel, _ := filepath.Rel(root, path)
+			t.Errorf("package %s has no test calling testutil.CheckNilArgs", rel)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
