@@ -530,20 +530,9 @@ func writerCase(t testing.TB, data []byte, tool string) string {
 		if err != nil {
 			return headerRefused(err, &buf)
 		}
-		var ok []*Call
-		var refusal error
-		skip := g.Intn(2) == 0
-		for _, c := range calls {
-			written, msg := agree(g, skip, func() error { return w.Check(c) }, func() error { return w.Write(c) }, &refusal)
-			if msg != "" {
-				return msg
-			}
-			if refusal != nil {
-				break
-			}
-			if written {
-				ok = append(ok, c)
-			}
+		ok, refusal, msg := randcase.Writes(g.Source, calls, w.Check, w.Write, isRefusal, &rules)
+		if msg != "" {
+			return msg
 		}
 		if err := w.Close(); err != refusal {
 			return fmt.Sprintf("Close after refusal %v: %v", refusal, err)
@@ -555,20 +544,9 @@ func writerCase(t testing.TB, data []byte, tool string) string {
 		if err != nil {
 			return headerRefused(err, &buf)
 		}
-		var ok []*Event
-		var refusal error
-		skip := g.Intn(2) == 0
-		for _, ev := range events {
-			written, msg := agree(g, skip, func() error { return w.Check(ev) }, func() error { return w.Write(ev) }, &refusal)
-			if msg != "" {
-				return msg
-			}
-			if refusal != nil {
-				break
-			}
-			if written {
-				ok = append(ok, ev)
-			}
+		ok, refusal, msg := randcase.Writes(g.Source, events, w.Check, w.Write, isRefusal, &rules)
+		if msg != "" {
+			return msg
 		}
 		if err := w.Close(); err != refusal {
 			return fmt.Sprintf("Close after refusal %v: %v", refusal, err)
@@ -585,37 +563,7 @@ func writerCase(t testing.TB, data []byte, tool string) string {
 	return checkRealDump(t, tool, buf.Bytes())
 }
 
-// agree writes one record, after checking it first one time in four, and
-// fails when Check and Write disagree or Write fails other than by a
-// refusal. With skip, a record Check refuses is counted and not written,
-// and the case goes on.
-func agree(g *gen, skip bool, check, write func() error, refusal *error) (written bool, msg string) {
-	checked := skip || g.Intn(4) == 0
-	var cerr error
-	if checked {
-		cerr = check()
-	}
-	if skip && cerr != nil {
-		if !errors.Is(cerr, ErrInvalid) {
-			return false, fmt.Sprintf("Check: %v, not a refusal", cerr)
-		}
-		rules.Refused(cerr)
-		return false, ""
-	}
-	err := write()
-	if checked && (cerr == nil) != (err == nil) {
-		return false, fmt.Sprintf("Check says %v, Write %v", cerr, err)
-	}
-	if err != nil {
-		if !errors.Is(err, ErrInvalid) {
-			return false, fmt.Sprintf("Write: %v, not a refusal", err)
-		}
-		*refusal = err
-		rules.Refused(err)
-		return false, ""
-	}
-	return true, ""
-}
+func isRefusal(err error) bool { return errors.Is(err, ErrInvalid) }
 
 // rules counts the rules cases broke, for -v runs.
 var rules randcase.Rules

@@ -254,35 +254,9 @@ func writerCase(t testing.TB, data []byte) string {
 		}
 		return ""
 	}
-	skip := g.Intn(2) == 0
-	var ok []*Record
-	var refusal error
-	for _, r := range recs {
-		checked := skip || g.Intn(4) == 0
-		var cerr error
-		if checked {
-			cerr = w.Check(r)
-		}
-		if skip && cerr != nil {
-			if !errors.Is(cerr, ErrInvalid) {
-				return fmt.Sprintf("Check: %v, not a refusal", cerr)
-			}
-			rules.Refused(cerr)
-			continue
-		}
-		err := w.Write(r)
-		if checked && (cerr == nil) != (err == nil) {
-			return fmt.Sprintf("Check says %v, Write %v", cerr, err)
-		}
-		if err != nil {
-			if !errors.Is(err, ErrInvalid) {
-				return fmt.Sprintf("Write: %v, not a refusal", err)
-			}
-			refusal = err
-			rules.Refused(err)
-			break
-		}
-		ok = append(ok, r)
+	ok, refusal, msg := randcase.Writes(g.Source, recs, w.Check, w.Write, func(err error) bool { return errors.Is(err, ErrInvalid) }, &rules)
+	if msg != "" {
+		return msg
 	}
 	if err := w.Close(); err != refusal {
 		return fmt.Sprintf("Close after refusal %v: %v", refusal, err)

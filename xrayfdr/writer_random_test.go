@@ -243,35 +243,16 @@ func xrayCase(t *testing.T, data []byte, tool string) string {
 	if err != nil {
 		return fmt.Sprintf("NewWriter(%+v): %v", h, err)
 	}
-	skip := g.Intn(2) == 0
-	var ok []Record
-	var refusal error
+	ptrs := make([]*Record, len(recs))
 	for i := range recs {
-		r := &recs[i]
-		checked := skip || g.Intn(4) == 0
-		var cerr error
-		if checked {
-			cerr = wr.Check(r)
-		}
-		if skip && cerr != nil {
-			if !errors.Is(cerr, ErrInvalid) {
-				return fmt.Sprintf("Check: %v, not a refusal", cerr)
-			}
-			rules.Refused(cerr)
-			continue
-		}
-		err := wr.Write(r)
-		if checked && (cerr == nil) != (err == nil) {
-			return fmt.Sprintf("Check says %v, Write %v", cerr, err)
-		}
-		if err != nil {
-			if !errors.Is(err, ErrInvalid) {
-				return fmt.Sprintf("Write: %v, not a refusal", err)
-			}
-			refusal = err
-			rules.Refused(err)
-			break
-		}
+		ptrs[i] = &recs[i]
+	}
+	written, refusal, msg := randcase.Writes(g.Source, ptrs, wr.Check, wr.Write, func(err error) bool { return errors.Is(err, ErrInvalid) }, &rules)
+	if msg != "" {
+		return msg
+	}
+	var ok []Record
+	for _, r := range written {
 		ok = append(ok, *r)
 	}
 	cerr := wr.Close()

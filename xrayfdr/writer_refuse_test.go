@@ -215,3 +215,37 @@ func TestWriterCheckChangesNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestWriterRefusalKeepsLog writes fdr_simple.xray, then a record that
+// does not fit its fields: the refusal leaves the log Close writes as it
+// was, byte for byte, and Flush and Close return the refusal.
+func TestWriterRefusalKeepsLog(t *testing.T) {
+	data := testutil.ReadFile(t, "testdata/fdr_simple.xray")
+	h, recs := readRecords(t, data)
+	var buf bytes.Buffer
+	wr, err := NewWriter(&buf, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range recs {
+		if err := wr.Write(&recs[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	refusal := wr.Write(&Record{Kind: KindFunction, FuncID: 1 << 28})
+	if !errors.Is(refusal, ErrInvalid) {
+		t.Fatalf("Write: %v", refusal)
+	}
+	if err := wr.Write(&recs[len(recs)-1]); err != refusal {
+		t.Errorf("Write after the refusal: %v", err)
+	}
+	if err := wr.Flush(); err != refusal {
+		t.Errorf("Flush: %v, want the refusal", err)
+	}
+	if err := wr.Close(); err != refusal {
+		t.Errorf("Close: %v, want the refusal", err)
+	}
+	if !bytes.Equal(buf.Bytes(), data) {
+		t.Errorf("wrote %d bytes, want the %d of the log", buf.Len(), len(data))
+	}
+}

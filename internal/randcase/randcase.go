@@ -232,3 +232,41 @@ func (r *Rules) Log(t testing.TB) {
 		t.Logf("%6d refused: %s", r.m[k], k)
 	}
 }
+
+// Writes hands recs to write in order, as every random writer test does.
+// In half the cases (s chooses) each record is checked first and one
+// check refuses is skipped, and the case goes on; in the others a refusal
+// ends it. One record in four is checked first in any case, and check and
+// write must agree. refused tells a refusal from other errors. Writes
+// returns the records written, the refusal that ended the case (nil if
+// none), and what went wrong, or "".
+func Writes[R any](s *Source, recs []R, check, write func(R) error, refused func(error) bool, rules *Rules) (written []R, refusal error, msg string) {
+	skip := s.Intn(2) == 0
+	for _, r := range recs {
+		checked := skip || s.Intn(4) == 0
+		var cerr error
+		if checked {
+			cerr = check(r)
+		}
+		if skip && cerr != nil {
+			if !refused(cerr) {
+				return written, nil, fmt.Sprintf("Check: %v, not a refusal", cerr)
+			}
+			rules.Refused(cerr)
+			continue
+		}
+		err := write(r)
+		if checked && (cerr == nil) != (err == nil) {
+			return written, nil, fmt.Sprintf("Check says %v, Write %v", cerr, err)
+		}
+		if err != nil {
+			if !refused(err) {
+				return written, nil, fmt.Sprintf("Write: %v, not a refusal", err)
+			}
+			rules.Refused(err)
+			return written, err, ""
+		}
+		written = append(written, r)
+	}
+	return written, nil, ""
+}
