@@ -199,6 +199,14 @@ type reqs struct{ m, p, g uint8 }
 
 var userGo = reqs{must, must, must}
 
+// checkUserGo is checkUserGo(c), the common case in line.
+func checkUserGo(c schedCtx) error {
+	if c.m == NoThread || c.p == NoProc || c.g == NoGoroutine {
+		return check(c, userGo)
+	}
+	return nil
+}
+
 func check(c schedCtx, r reqs) error {
 	switch {
 	case r.m == must && c.m == NoThread:
@@ -231,7 +239,12 @@ func (o *ordering) slot() *Event {
 
 // push queues ev as it comes out of the ordering, in context c.
 func (o *ordering) push(ev *raw, tab *tables, c schedCtx) *Event {
-	e := o.slot()
+	var e *Event
+	if o.out != nil && o.q.size == 0 {
+		e, o.out = o.out, nil // see slot
+	} else {
+		e = o.q.add()
+	}
 	// Field by field: a composite literal is built aside, then copied.
 	e.Kind, e.Type, e.Time = info[ev.typ].kind, ev.typ, ev.time
 	e.Goroutine, e.Proc, e.Thread = c.g, c.p, c.m
@@ -275,83 +288,84 @@ func (o *ordering) advance(ev *raw, tab *tables, m ThreadID, gen uint64, msp **m
 		}
 		cur.p, cur.g = ms.p, ms.g
 	}
-	next, ok, err := o.dispatch(ev, tab, gen, cur)
+	var next schedCtx
+	var ok bool
+	var err error
+	c := cur
+	switch ev.typ {
+	case gotraceraw.EvProcsChange, gotraceraw.EvGoLabel, gotraceraw.EvUserLog:
+		next, ok, err = o.annotation(ev, tab, c)
+	case gotraceraw.EvProcStart:
+		next, ok, err = o.procStart(ev, tab, gen, c)
+	case gotraceraw.EvProcStop:
+		next, ok, err = o.procStop(ev, tab, c)
+	case gotraceraw.EvProcSteal:
+		next, ok, err = o.procSteal(ev, tab, gen, c)
+	case gotraceraw.EvProcStatus:
+		next, ok, err = o.procStatus(ev, tab, gen, c)
+	case gotraceraw.EvGoCreate, gotraceraw.EvGoCreateBlocked:
+		next, ok, err = o.goCreate(ev, tab, gen, c)
+	case gotraceraw.EvGoCreateSyscall:
+		next, ok, err = o.goCreateSyscall(ev, tab, gen, c)
+	case gotraceraw.EvGoStart:
+		next, ok, err = o.goStart(ev, tab, gen, c)
+	case gotraceraw.EvGoDestroy, gotraceraw.EvGoStop, gotraceraw.EvGoBlock:
+		next, ok, err = o.goStopExec(ev, tab, c)
+	case gotraceraw.EvGoDestroySyscall:
+		next, ok, err = o.goDestroySyscall(ev, tab, c)
+	case gotraceraw.EvGoUnblock:
+		next, ok, err = o.goUnblock(ev, tab, gen, c)
+	case gotraceraw.EvGoSyscallBegin:
+		next, ok, err = o.syscallBegin(ev, tab, gen, c)
+	case gotraceraw.EvGoSyscallEnd:
+		next, ok, err = o.syscallEnd(ev, tab, c)
+	case gotraceraw.EvGoSyscallEndBlocked:
+		next, ok, err = o.syscallEndBlocked(ev, tab, c)
+	case gotraceraw.EvGoStatus, gotraceraw.EvGoStatusStack:
+		next, ok, err = o.goStatus(ev, tab, gen, c)
+	case gotraceraw.EvSTWBegin, gotraceraw.EvGCMarkAssistBegin:
+		next, ok, err = o.goRangeBegin(ev, tab, c)
+	case gotraceraw.EvSTWEnd, gotraceraw.EvGCMarkAssistEnd:
+		next, ok, err = o.goRangeEnd(ev, tab, c)
+	case gotraceraw.EvGCMarkAssistActive:
+		next, ok, err = o.goRangeActive(ev, tab, gen, c)
+	case gotraceraw.EvGCActive:
+		next, ok, err = o.gcActive(ev, tab, gen, c)
+	case gotraceraw.EvGCBegin:
+		next, ok, err = o.gcBegin(ev, tab, c)
+	case gotraceraw.EvGCEnd:
+		next, ok, err = o.gcEnd(ev, tab, c)
+	case gotraceraw.EvGCSweepActive:
+		next, ok, err = o.sweepActive(ev, tab, gen, c)
+	case gotraceraw.EvGCSweepBegin:
+		next, ok, err = o.sweepBegin(ev, tab, c)
+	case gotraceraw.EvGCSweepEnd:
+		next, ok, err = o.sweepEnd(ev, tab, c)
+	case gotraceraw.EvHeapAlloc, gotraceraw.EvHeapGoal:
+		next, ok, err = o.heapMetric(ev, tab, c)
+	case gotraceraw.EvUserTaskBegin:
+		next, ok, err = o.taskBegin(ev, tab, c)
+	case gotraceraw.EvUserTaskEnd:
+		next, ok, err = o.taskEnd(ev, tab, c)
+	case gotraceraw.EvUserRegionBegin, gotraceraw.EvUserRegionEnd:
+		next, ok, err = o.regionBeginEnd(ev, tab, c)
+	case gotraceraw.EvGoSwitch, gotraceraw.EvGoSwitchDestroy:
+		next, ok, err = o.goSwitch(ev, tab, gen, c)
+	default:
+		if info[ev.typ].kind != KindExperimental {
+			return false, wrapf(ErrEvent, "bad event type found while ordering: %v", ev.typ)
+		}
+		// Events that may or may not have a P, unvalidated otherwise.
+		if err := check(c, reqs{must, may, may}); err != nil {
+			return false, err
+		}
+		o.push(ev, tab, c)
+		next, ok = c, true
+	}
 	if err == nil && ok && ms != nil {
 		ms.p, ms.g = next.p, next.g
 	}
 	return ok, err
-}
-
-func (o *ordering) dispatch(ev *raw, tab *tables, gen uint64, c schedCtx) (schedCtx, bool, error) {
-	switch ev.typ {
-	case gotraceraw.EvProcsChange, gotraceraw.EvGoLabel, gotraceraw.EvUserLog:
-		return o.annotation(ev, tab, c)
-	case gotraceraw.EvProcStart:
-		return o.procStart(ev, tab, gen, c)
-	case gotraceraw.EvProcStop:
-		return o.procStop(ev, tab, c)
-	case gotraceraw.EvProcSteal:
-		return o.procSteal(ev, tab, gen, c)
-	case gotraceraw.EvProcStatus:
-		return o.procStatus(ev, tab, gen, c)
-	case gotraceraw.EvGoCreate, gotraceraw.EvGoCreateBlocked:
-		return o.goCreate(ev, tab, gen, c)
-	case gotraceraw.EvGoCreateSyscall:
-		return o.goCreateSyscall(ev, tab, gen, c)
-	case gotraceraw.EvGoStart:
-		return o.goStart(ev, tab, gen, c)
-	case gotraceraw.EvGoDestroy, gotraceraw.EvGoStop, gotraceraw.EvGoBlock:
-		return o.goStopExec(ev, tab, c)
-	case gotraceraw.EvGoDestroySyscall:
-		return o.goDestroySyscall(ev, tab, c)
-	case gotraceraw.EvGoUnblock:
-		return o.goUnblock(ev, tab, gen, c)
-	case gotraceraw.EvGoSyscallBegin:
-		return o.syscallBegin(ev, tab, gen, c)
-	case gotraceraw.EvGoSyscallEnd:
-		return o.syscallEnd(ev, tab, c)
-	case gotraceraw.EvGoSyscallEndBlocked:
-		return o.syscallEndBlocked(ev, tab, c)
-	case gotraceraw.EvGoStatus, gotraceraw.EvGoStatusStack:
-		return o.goStatus(ev, tab, gen, c)
-	case gotraceraw.EvSTWBegin, gotraceraw.EvGCMarkAssistBegin:
-		return o.goRangeBegin(ev, tab, c)
-	case gotraceraw.EvSTWEnd, gotraceraw.EvGCMarkAssistEnd:
-		return o.goRangeEnd(ev, tab, c)
-	case gotraceraw.EvGCMarkAssistActive:
-		return o.goRangeActive(ev, tab, gen, c)
-	case gotraceraw.EvGCActive:
-		return o.gcActive(ev, tab, gen, c)
-	case gotraceraw.EvGCBegin:
-		return o.gcBegin(ev, tab, c)
-	case gotraceraw.EvGCEnd:
-		return o.gcEnd(ev, tab, c)
-	case gotraceraw.EvGCSweepActive:
-		return o.sweepActive(ev, tab, gen, c)
-	case gotraceraw.EvGCSweepBegin:
-		return o.sweepBegin(ev, tab, c)
-	case gotraceraw.EvGCSweepEnd:
-		return o.sweepEnd(ev, tab, c)
-	case gotraceraw.EvHeapAlloc, gotraceraw.EvHeapGoal:
-		return o.heapMetric(ev, tab, c)
-	case gotraceraw.EvUserTaskBegin:
-		return o.taskBegin(ev, tab, c)
-	case gotraceraw.EvUserTaskEnd:
-		return o.taskEnd(ev, tab, c)
-	case gotraceraw.EvUserRegionBegin, gotraceraw.EvUserRegionEnd:
-		return o.regionBeginEnd(ev, tab, c)
-	case gotraceraw.EvGoSwitch, gotraceraw.EvGoSwitchDestroy:
-		return o.goSwitch(ev, tab, gen, c)
-	}
-	if info[ev.typ].kind == KindExperimental {
-		// Events that may or may not have a P, unvalidated otherwise.
-		if err := check(c, reqs{must, may, may}); err != nil {
-			return c, false, err
-		}
-		o.push(ev, tab, c)
-		return c, true, nil
-	}
-	return c, false, wrapf(ErrEvent, "bad event type found while ordering: %v", ev.typ)
 }
 
 func (o *ordering) procStatus(ev *raw, tab *tables, gen uint64, c schedCtx) (schedCtx, bool, error) {
@@ -571,7 +585,7 @@ func (o *ordering) running(ev *raw, c schedCtx, want uint64) (*gState, error) {
 }
 
 func (o *ordering) goStopExec(ev *raw, tab *tables, c schedCtx) (schedCtx, bool, error) {
-	if err := check(c, userGo); err != nil {
+	if err := checkUserGo(c); err != nil {
 		return c, false, err
 	}
 	s, err := o.running(ev, c, goRunning)
@@ -624,7 +638,7 @@ func (o *ordering) goUnblock(ev *raw, tab *tables, gen uint64, c schedCtx) (sche
 // goSwitch is a coroutine switch: the named goroutine is unblocked, the
 // current one blocks (or exits), and the named one starts, on this thread.
 func (o *ordering) goSwitch(ev *raw, tab *tables, gen uint64, c schedCtx) (schedCtx, bool, error) {
-	if err := check(c, userGo); err != nil {
+	if err := checkUserGo(c); err != nil {
 		return c, false, err
 	}
 	cs, err := o.running(ev, c, goRunning)
@@ -656,7 +670,7 @@ func (o *ordering) goSwitch(ev *raw, tab *tables, gen uint64, c schedCtx) (sched
 }
 
 func (o *ordering) syscallBegin(ev *raw, tab *tables, gen uint64, c schedCtx) (schedCtx, bool, error) {
-	if err := check(c, userGo); err != nil {
+	if err := checkUserGo(c); err != nil {
 		return c, false, err
 	}
 	s, err := o.running(ev, c, goRunning)
@@ -681,7 +695,7 @@ func (o *ordering) syscallBegin(ev *raw, tab *tables, gen uint64, c schedCtx) (s
 }
 
 func (o *ordering) syscallEnd(ev *raw, tab *tables, c schedCtx) (schedCtx, bool, error) {
-	if err := check(c, userGo); err != nil {
+	if err := checkUserGo(c); err != nil {
 		return c, false, err
 	}
 	s, err := o.running(ev, c, goSyscall)
@@ -798,7 +812,7 @@ func (o *ordering) taskBegin(ev *raw, tab *tables, c schedCtx) (schedCtx, bool, 
 		return c, false, wrapf(ErrTable, "invalid string ID %v for %v event", ev.args[2], ev.typ)
 	}
 	o.tasks[id] = taskState{name: name, parent: parent}
-	if err := check(c, userGo); err != nil {
+	if err := checkUserGo(c); err != nil {
 		return c, false, err
 	}
 	o.push(ev, tab, c)
@@ -817,7 +831,7 @@ func (o *ordering) taskEnd(ev *raw, tab *tables, c schedCtx) (schedCtx, bool, er
 	} else {
 		ev.args[2] = uint64(NoTask)
 	}
-	if err := check(c, userGo); err != nil {
+	if err := checkUserGo(c); err != nil {
 		return c, false, err
 	}
 	o.push(ev, tab, c).name = name
@@ -825,7 +839,7 @@ func (o *ordering) taskEnd(ev *raw, tab *tables, c schedCtx) (schedCtx, bool, er
 }
 
 func (o *ordering) regionBeginEnd(ev *raw, tab *tables, c schedCtx) (schedCtx, bool, error) {
-	if err := check(c, userGo); err != nil {
+	if err := checkUserGo(c); err != nil {
 		return c, false, err
 	}
 	name, ok := tab.strs.get(ev.args[1])
@@ -871,7 +885,7 @@ func (o *ordering) gcActive(ev *raw, tab *tables, gen uint64, c schedCtx) (sched
 		return c, false, wrapf(ErrState, "encountered GCActive while GC was not in progress")
 	}
 	o.gcSeq = seq
-	if err := check(c, userGo); err != nil {
+	if err := checkUserGo(c); err != nil {
 		return c, false, err
 	}
 	o.push(ev, tab, c)
@@ -892,7 +906,7 @@ func (o *ordering) gcBegin(ev *raw, tab *tables, c schedCtx) (schedCtx, bool, er
 		return c, false, wrapf(ErrState, "encountered GCBegin while GC was already in progress")
 	}
 	o.gcSeq, o.gcState = seq, gcRunning
-	if err := check(c, userGo); err != nil {
+	if err := checkUserGo(c); err != nil {
 		return c, false, err
 	}
 	o.push(ev, tab, c)
@@ -911,7 +925,7 @@ func (o *ordering) gcEnd(ev *raw, tab *tables, c schedCtx) (schedCtx, bool, erro
 		return c, false, wrapf(ErrState, "encountered GCEnd when GC was in an undetermined state")
 	}
 	o.gcSeq, o.gcState = seq, gcNotRunning
-	if err := check(c, userGo); err != nil {
+	if err := checkUserGo(c); err != nil {
 		return c, false, err
 	}
 	o.push(ev, tab, c)
@@ -919,7 +933,7 @@ func (o *ordering) gcEnd(ev *raw, tab *tables, c schedCtx) (schedCtx, bool, erro
 }
 
 func (o *ordering) annotation(ev *raw, tab *tables, c schedCtx) (schedCtx, bool, error) {
-	if err := check(c, userGo); err != nil {
+	if err := checkUserGo(c); err != nil {
 		return c, false, err
 	}
 	o.push(ev, tab, c)
@@ -971,7 +985,7 @@ func (o *ordering) sweepEnd(ev *raw, tab *tables, c schedCtx) (schedCtx, bool, e
 }
 
 func (o *ordering) goRangeBegin(ev *raw, tab *tables, c schedCtx) (schedCtx, bool, error) {
-	if err := check(c, userGo); err != nil {
+	if err := checkUserGo(c); err != nil {
 		return c, false, err
 	}
 	desc := uint64(0)
@@ -1006,7 +1020,7 @@ func (o *ordering) goRangeActive(ev *raw, tab *tables, gen uint64, c schedCtx) (
 }
 
 func (o *ordering) goRangeEnd(ev *raw, tab *tables, c schedCtx) (schedCtx, bool, error) {
-	if err := check(c, userGo); err != nil {
+	if err := checkUserGo(c); err != nil {
 		return c, false, err
 	}
 	s := o.gs.get(int64(c.g))

@@ -167,7 +167,7 @@ func (s *stream) next(src batchSource, e *Event) error {
 	if err := s.order(src, e); err != nil {
 		return err
 	}
-	if e.Kind != KindSync {
+	if e.Kind != KindSync && (info[e.Type].nids != 0 || e.Type == gotraceraw.EvCPUSample) {
 		if err := s.checkIDs(e); err != nil {
 			return err
 		}
@@ -605,7 +605,26 @@ func (c *cursor) next(g *generation) (bool, error) {
 		c.lastTs = g.tab.ns(b.time)
 	}
 	c.ev.off = b.off + int64(c.off)
-	n, dt, err := decode(b.data[c.off:], &c.ev)
+	data := b.data[c.off:]
+	// The common event in line: a known timed type and one-byte values.
+	ti := &info[data[0]]
+	if ti.timed && len(data) >= 2+int(ti.nargs) {
+		ok := data[1] < 0x80
+		for _, x := range data[2 : 2+ti.nargs] {
+			ok = ok && x < 0x80
+		}
+		if ok {
+			c.ev.typ = gotraceraw.EventType(data[0])
+			for i := range c.ev.args[:ti.nargs] {
+				c.ev.args[i] = uint64(data[2+i])
+			}
+			c.ev.time = g.tab.ns(uint64(data[1])) + c.lastTs
+			c.lastTs = c.ev.time
+			c.off += 2 + int(ti.nargs)
+			return true, nil
+		}
+	}
+	n, dt, err := decode(data, &c.ev)
 	if err != nil {
 		return false, &FormatError{Offset: c.ev.off, Gen: g.gen, M: c.m, Err: err}
 	}
