@@ -45,12 +45,21 @@
 // the raw level's errors (gotraceraw.ErrHeader, ErrVersion, ErrV1,
 // io.ErrUnexpectedEOF for a cut trace). Errors stick.
 //
+// # Performance
+//
+// On a 25 MB trace of 4.8 million events, `gotracetext -parsed` prints
+// the 1.25 GB of `go tool trace -d=parsed` text about 15 times faster
+// than that command, in a quarter of its memory. Reading alone costs
+// about 27 ns of CPU an event, about twice the raw level's reading and
+// printing its text.
+//
 // # What this package does that Go's parser does not
 //
 //   - Errors say where; Go's say only what.
-//   - The API is stable, and an event costs no allocation (Go's parser
-//     allocates for most events and holds the whole generation's batches
-//     as copies, with maps per lookup).
+//   - The API is stable (Go's is internal, and golang.org/x/exp/trace
+//     changes with Go releases), and reading costs no allocation per
+//     event.
+//   - Validator checks a trace as it is written.
 //   - Event.Type gives the wire event behind each event.
 //   - Accessors of the wrong kind return zero values instead of
 //     panicking.
