@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -142,6 +143,56 @@ func TestSubcommands(t *testing.T) {
 		code := run(c.args, &stdout, &stderr)
 		if code != c.code || !strings.Contains(stderr.String(), c.want) {
 			t.Errorf("%q: exit %d, want %d; stderr %q lacks %q", c.args, code, c.code, stderr.String(), c.want)
+		}
+	}
+}
+
+// TestAgainstLLVM runs xraydump --llvm=N and llvm-xray-N (14 and 19) on the
+// shared fixtures' logs, with their instrumentation maps for the analyses,
+// and compares the outputs wherever llvm-xray succeeds.
+func TestAgainstLLVM(t *testing.T) {
+	dir := testutil.SharedFixture(t, "xray")
+	lines := []string{
+		"fdr-dump", "fdr-dump -verify", "convert --output-format=yaml --symbolize=false",
+		"account MAP", "account --sort=count --sortorder=dsc MAP", "stack MAP",
+		"stack --all-stacks --stack-format=flame MAP", "graph MAP", "graph --edge-label=count MAP",
+	}
+	for _, major := range []string{"14", "19"} {
+		tool := testutil.Tool(t, "llvm-xray-"+major)
+		compared, failed := 0, 0
+		for _, name := range []string{"fdr_simple", "fdr_typed", "fdr_threads", "basic_simple", "synthetic-v1", "synthetic-v2", "synthetic-v3", "synthetic-v5"} {
+			log := filepath.Join(dir, name+".xray")
+			m := filepath.Join(dir, name+".instrmap.yaml")
+			_, noMap := os.Stat(m)
+			for _, line := range lines {
+				args := strings.Fields(line)
+				if args[len(args)-1] == "MAP" {
+					if noMap != nil {
+						continue
+					}
+					args[len(args)-1] = "--instr_map=" + m
+				}
+				args = append(args, log)
+				var want, wantErr bytes.Buffer
+				cmd := exec.Command(tool, args...)
+				cmd.Stdout, cmd.Stderr = &want, &wantErr
+				if cmd.Run() != nil || strings.Contains(wantErr.String(), "Error processing record") {
+					failed++
+					continue
+				}
+				var got, stderr bytes.Buffer
+				ours := append([]string{args[0], "--llvm=" + major}, args[1:]...)
+				if code := run(ours, &got, &stderr); code != 0 {
+					t.Errorf("%q: llvm-xray-%s succeeds, we exit %d: %s", ours, major, code, stderr.String())
+					continue
+				}
+				testutil.DiffText(t, strings.Join(ours, " "), want.Bytes(), got.Bytes())
+				compared++
+			}
+		}
+		t.Logf("llvm-xray-%s: %d outputs compared, %d command lines where it fails", major, compared, failed)
+		if compared < 30 {
+			t.Errorf("llvm-xray-%s: only %d outputs compared", major, compared)
 		}
 	}
 }

@@ -81,6 +81,7 @@ func (v Version) Demangle(name string) (string, error) {
 	st := pool.Get().(*state)
 	defer pool.Put(st)
 	st.pr.tight = v >= 15
+	st.p.llvm19 = v >= 15
 	out, err := st.word(name)
 	if err != nil {
 		return "", err
@@ -146,6 +147,7 @@ func (v Version) Filter(line string) string {
 	st := pool.Get().(*state)
 	defer pool.Put(st)
 	st.pr.tight = v >= 15
+	st.p.llvm19 = v >= 15
 	if isWord(line) {
 		out, err := st.word(line)
 		if err != nil {

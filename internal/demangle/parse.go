@@ -32,6 +32,15 @@ type parser struct {
 	permitFwdRefs     bool
 	lambdaParamsLevel int
 	syntheticTP       [3]int
+	// llvm19 reads what LLVM 15 on read and LLVM 14 does not: a template
+	// argument declared with its template parameter.
+	llvm19 bool
+	// noPush keeps the next invented template parameter out of the
+	// innermost parameter list (LLVM passes that declaration no list).
+	noPush bool
+	// argParams are the template parameters around the template argument
+	// being read, which LLVM 19 lets a parameter declaration refer to.
+	argParams []*[]*node
 
 	// Nodes and lists come from chunks kept from name to name.
 	chunks     [][]node
@@ -804,7 +813,9 @@ func (p *parser) templateParamDecl() *node {
 		if idx > 0 {
 			n.s = itoa(idx - 1)
 		}
-		if len(p.tparams) > 0 && p.tparams[len(p.tparams)-1] != nil {
+		if p.noPush {
+			p.noPush = false
+		} else if len(p.tparams) > 0 && p.tparams[len(p.tparams)-1] != nil {
 			l := p.tparams[len(p.tparams)-1]
 			*l = append(*l, n)
 		}
@@ -1133,17 +1144,23 @@ func (p *parser) templateArgs(tag bool) *node {
 	begin := len(p.names)
 	for !p.consume('E') {
 		if tag {
-			saved := p.tparams
+			saved, savedArgs := p.tparams, p.argParams
+			p.argParams = saved
 			p.tparams = p.tparams[len(p.tparams):]
 			arg := p.templateArg()
-			p.tparams = saved
+			p.tparams, p.argParams = saved, savedArgs
 			if arg == nil {
 				return nil
 			}
 			p.names = append(p.names, arg)
 			entry := arg
-			if arg.kind == kTemplateArgPack {
+			switch {
+			case arg.kind == kTemplateArgPack:
 				entry = p.parameterPack(arg.list)
+			case p.llvm19 && arg.kind == kForwardRef && arg.n == declaredArg:
+				// What LLVM 19 lists is the argument itself, and not as
+				// a pack even when it is one (it checks the wrapper).
+				entry = arg.a
 			}
 			l := p.tparams[len(p.tparams)-1]
 			if l == nil {
@@ -1199,9 +1216,46 @@ func (p *parser) templateArg() *node {
 			return a
 		}
 		return p.exprPrimary()
+	case 'T':
+		if c := p.look(1); p.llvm19 && (c == 'y' || c == 'n' || c == 't' || c == 'p') {
+			return p.declaredTemplateArg()
+		}
 	}
 	return p.typ()
 }
+
+// declaredTemplateArg reads LLVM 15's <template-param-decl> <template-arg>
+// (clang 17 on mangles a template argument so where its parameter's kind
+// is not implied). The declaration joins no parameter list and is not
+// printed; the argument is wrapped, as LLVM wraps it
+// (TemplateParamQualifiedArg), so that it prints as itself but is not
+// taken for a pack when a template parameter refers to it. A constrained
+// parameter (Tk, C++20 concepts) is not read.
+func (p *parser) declaredTemplateArg() *node {
+	saved := p.tparams
+	if p.argParams != nil {
+		p.tparams = p.argParams
+	}
+	p.noPush = true
+	d := p.templateParamDecl()
+	p.noPush = false
+	p.tparams = saved
+	if d == nil {
+		return nil
+	}
+	a := p.templateArg()
+	if a == nil {
+		return nil
+	}
+	n := p.newNode(kForwardRef)
+	n.a, n.n = a, declaredArg
+	n.rhs, n.arr, n.fun = cUnknown, cUnknown, cUnknown
+	return n
+}
+
+// declaredArg marks the forward reference that wraps a declared template
+// argument (forward references proper hold a parameter index).
+const declaredArg = -1
 
 func (p *parser) operatorName(st *nameState) *node {
 	c0, c1 := p.look(0), p.look(1)

@@ -1,11 +1,15 @@
 // Test program for the file:line:col prefix of account: header-defined
 // internal functions (m_hdr.h), std::function instantiated with lambdas
-// (internal linkage, defined in libstdc++'s headers) and nested templates
-// (">>" in LLVM 19's demangling, "> >" in LLVM 14's). The analysis tests
+// (internal linkage, defined in libstdc++'s headers), nested templates
+// (">>" in LLVM 19's demangling, "> >" in LLVM 14's), and std::map and
+// std::tuple, whose constructors clang++-19 mangles with template
+// parameter declarations (TnN...) that only LLVM 15 on demangles. The analysis tests
 // build it with clang++-14 and clang++-19 (-O0 -g -fxray-instrument), run
 // it in FDR mode and compare account with llvm-xray-14's and -19's.
 #include "m_hdr.h"
 #include <cstdio>
+#include <map>
+#include <tuple>
 #include <xray/xray_interface.h>
 #include <xray/xray_log_interface.h>
 
@@ -28,6 +32,11 @@ NOINLINE int nested(const std::vector<std::vector<int>> &v) { return int(v.size(
     s += b.get();
     std::vector<std::vector<int>> vv(2);
     s += nested(vv);
+    std::map<int, std::vector<int>> mm;
+    mm[i].push_back(i);
+    s += int(mm.size());
+    auto t = std::make_tuple(i, 2.0, 'c');
+    s += std::get<0>(t);
   }
   std::printf("%d\n", s);
   __xray_log_finalize();
