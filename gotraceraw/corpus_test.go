@@ -1,7 +1,6 @@
 package gotraceraw
 
 import (
-	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -33,48 +32,9 @@ func goRoot(t testing.TB) string {
 	return goroot.dir
 }
 
-var gominor struct {
-	once sync.Once
-	n    int
-	err  error
-}
-
 // goMinor returns the minor version of the go command on PATH (26 for
 // go1.26.8): the toolchain the tests run with.
-func goMinor(t testing.TB) int {
-	t.Helper()
-	gocmd := testutil.Tool(t, "go")
-	gominor.once.Do(func() {
-		out, err := exec.Command(gocmd, "env", "GOVERSION").Output()
-		if err != nil {
-			gominor.err = err
-			return
-		}
-		v := strings.TrimPrefix(strings.TrimSpace(string(out)), "go1.")
-		if i := strings.IndexAny(v, ".rcbeta"); i >= 0 {
-			v = v[:i]
-		}
-		gominor.n, gominor.err = strconv.Atoi(v)
-	})
-	if gominor.err != nil {
-		t.Fatalf("go env GOVERSION: %v", gominor.err)
-	}
-	return gominor.n
-}
-
-// txtarSection returns the body of section name of a txtar archive.
-func txtarSection(archive []byte, name string) ([]byte, bool) {
-	marker := []byte("-- " + name + " --\n")
-	i := bytes.Index(archive, marker)
-	if i < 0 || (i > 0 && archive[i-1] != '\n') {
-		return nil, false
-	}
-	body := archive[i+len(marker):]
-	if j := bytes.Index(body, []byte("\n-- ")); j >= 0 {
-		body = body[:j+1]
-	}
-	return body, true
-}
+func goMinor(t testing.TB) int { return testutil.GoMinor(t) }
 
 // TestGoCorpus reads the text traces of Go's own test corpus,
 // $GOROOT/src/internal/trace/testdata/tests/*.test: each round-trips text
@@ -91,7 +51,7 @@ func TestGoCorpus(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			text, ok := txtarSection(archive, "trace")
+			text, ok := testutil.TxtarSection(archive, "trace")
 			if !ok {
 				t.Fatal("no trace section")
 			}

@@ -38,7 +38,7 @@ func textSeeds(f *testing.F) {
 		if err != nil {
 			f.Fatal(err)
 		}
-		if text, ok := txtarSection(archive, "trace"); ok {
+		if text, ok := testutil.TxtarSection(archive, "trace"); ok {
 			f.Add(text[:min(len(text), 8<<10)])
 		}
 	}

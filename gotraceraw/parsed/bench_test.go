@@ -42,113 +42,92 @@ func rawEvents(b *testing.B, data []byte) int {
 	return n
 }
 
-// BenchmarkReader reads every event of each input, printing nothing.
-// ns/raw-event divides by the trace's raw events, for comparison with
-// BenchmarkRawText.
-func BenchmarkReader(b *testing.B) {
+// measure runs pass over the whole of each input per op and reports
+// throughput, allocations and time per raw event.
+func measure(b *testing.B, pass func(b *testing.B, in io.Reader)) {
 	for name, data := range benchInputs(b) {
 		b.Run(name, func(b *testing.B) {
 			raw := rawEvents(b, data)
-			var r Reader
 			br := bytes.NewReader(data)
 			b.SetBytes(int64(len(data)))
 			b.ReportAllocs()
 			b.ResetTimer()
 			c0 := testutil.CPUTime()
-			events := 0
 			for i := 0; i < b.N; i++ {
 				br.Reset(data)
-				if err := r.Reset(br); err != nil {
-					b.Fatal(err)
-				}
-				events = 0
-				for {
-					if _, err := r.Read(); err != nil {
-						if err != io.EOF {
-							b.Fatal(err)
-						}
-						break
-					}
-					events++
-				}
+				pass(b, br)
 			}
-			b.ReportMetric(float64(events), "events/op")
 			perEvent(b, raw, c0)
 		})
 	}
+}
+
+// BenchmarkReader reads every event of each input, printing nothing.
+// The time is per raw event, for comparison with BenchmarkRawText.
+func BenchmarkReader(b *testing.B) {
+	var r Reader
+	measure(b, func(b *testing.B, in io.Reader) {
+		if err := r.Reset(in); err != nil {
+			b.Fatal(err)
+		}
+		for {
+			if _, err := r.Read(); err != nil {
+				if err != io.EOF {
+					b.Fatal(err)
+				}
+				return
+			}
+		}
+	})
 }
 
 // BenchmarkRawText is the raw level's text output (Reader and
 // TextWriter), the yardstick of BenchmarkReader.
 func BenchmarkRawText(b *testing.B) {
-	for name, data := range benchInputs(b) {
-		b.Run(name, func(b *testing.B) {
-			raw := rawEvents(b, data)
-			br := bytes.NewReader(data)
-			var r gotraceraw.Reader
-			var w gotraceraw.TextWriter
-			b.SetBytes(int64(len(data)))
-			b.ReportAllocs()
-			b.ResetTimer()
-			c0 := testutil.CPUTime()
-			for i := 0; i < b.N; i++ {
-				br.Reset(data)
-				if err := r.Reset(br); err != nil {
+	var r gotraceraw.Reader
+	var w gotraceraw.TextWriter
+	measure(b, func(b *testing.B, in io.Reader) {
+		if err := r.Reset(in); err != nil {
+			b.Fatal(err)
+		}
+		if err := w.Reset(io.Discard, r.Header()); err != nil {
+			b.Fatal(err)
+		}
+		for {
+			ev, err := r.Read()
+			if err != nil {
+				if err != io.EOF {
 					b.Fatal(err)
 				}
-				if err := w.Reset(io.Discard, r.Header()); err != nil {
-					b.Fatal(err)
-				}
-				for {
-					ev, err := r.Read()
-					if err != nil {
-						if err != io.EOF {
-							b.Fatal(err)
-						}
-						break
-					}
-					if err := w.Write(ev); err != nil {
-						b.Fatal(err)
-					}
-				}
-				w.Close()
+				break
 			}
-			perEvent(b, raw, c0)
-		})
-	}
+			if err := w.Write(ev); err != nil {
+				b.Fatal(err)
+			}
+		}
+		w.Close()
+	})
 }
 
 // BenchmarkText reads and prints every event as -d=parsed does.
 func BenchmarkText(b *testing.B) {
-	for name, data := range benchInputs(b) {
-		b.Run(name, func(b *testing.B) {
-			raw := rawEvents(b, data)
-			var r Reader
-			br := bytes.NewReader(data)
-			var buf []byte
-			b.SetBytes(int64(len(data)))
-			b.ReportAllocs()
-			b.ResetTimer()
-			c0 := testutil.CPUTime()
-			for i := 0; i < b.N; i++ {
-				br.Reset(data)
-				if err := r.Reset(br); err != nil {
+	var r Reader
+	var buf []byte
+	measure(b, func(b *testing.B, in io.Reader) {
+		if err := r.Reset(in); err != nil {
+			b.Fatal(err)
+		}
+		for {
+			ev, err := r.Read()
+			if err != nil {
+				if err != io.EOF {
 					b.Fatal(err)
 				}
-				for {
-					ev, err := r.Read()
-					if err != nil {
-						if err != io.EOF {
-							b.Fatal(err)
-						}
-						break
-					}
-					buf = append(ev.AppendText(buf[:0]), '\n')
-				}
+				return
 			}
-			perEvent(b, raw, c0)
-		})
-	}
+			buf = append(ev.AppendText(buf[:0]), '\n')
+		}
+	})
 }
 
 // perEvent reports wall and CPU (user + system, all threads: GC included)

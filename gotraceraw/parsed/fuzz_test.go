@@ -42,7 +42,7 @@ func fuzzSeeds(f *testing.F) [][]byte {
 			if err != nil {
 				f.Fatal(err)
 			}
-			if text, ok := txtarSection(archive, "trace"); ok {
+			if text, ok := testutil.TxtarSection(archive, "trace"); ok {
 				seeds = append(seeds, textToWire(f, text))
 			}
 		}

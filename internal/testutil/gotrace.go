@@ -1,6 +1,7 @@
 package testutil
 
 import (
+	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -109,4 +110,19 @@ func GoMinor(t testing.TB) int {
 		t.Fatalf("go env GOVERSION: %v", goMinor.err)
 	}
 	return goMinor.n
+}
+
+// TxtarSection returns the body of section name of a txtar archive, as
+// Go's trace test corpus holds its traces and expectations.
+func TxtarSection(archive []byte, name string) ([]byte, bool) {
+	marker := []byte("-- " + name + " --\n")
+	i := bytes.Index(archive, marker)
+	if i < 0 || (i > 0 && archive[i-1] != '\n') {
+		return nil, false
+	}
+	body := archive[i+len(marker):]
+	if j := bytes.Index(body, []byte("\n-- ")); j >= 0 {
+		body = body[:j+1]
+	}
+	return body, true
 }
