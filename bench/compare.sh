@@ -201,14 +201,15 @@ for row in "${rows[@]}"; do
 		log=$shared/fixtures/xray/fdr_big.xray
 		if ! command -v llvm-xray-14 > /dev/null; then skip "$row" "llvm-xray-14 not installed"; continue; fi
 		if [ ! -f "$log" ]; then skip "$row" "no $log"; continue; fi
-		llvm-xray-14 fdr-dump "$log" > "$work/a"; "$bin/xraydump" "$log" > "$work/b"; same "$work/a" "$work/b" xraydump
-		llvm-xray-14 fdr-dump -verify "$log" > "$work/a"; "$bin/xraydump" -verify "$log" > "$work/b"; same "$work/a" "$work/b" xraydump-verify
-		llvm-xray-14 convert --output-format=yaml --symbolize=false "$log" > "$work/a"; "$bin/xraydump" -yaml "$log" > "$work/b"; same "$work/a" "$work/b" xraydump-yaml
+		# --llvm=14: the block and record order of llvm-xray-14, the peer
+		llvm-xray-14 fdr-dump "$log" > "$work/a"; "$bin/xraydump" --llvm=14 "$log" > "$work/b"; same "$work/a" "$work/b" xraydump
+		llvm-xray-14 fdr-dump -verify "$log" > "$work/a"; "$bin/xraydump" --llvm=14 -verify "$log" > "$work/b"; same "$work/a" "$work/b" xraydump-verify
+		llvm-xray-14 convert --output-format=yaml --symbolize=false "$log" > "$work/a"; "$bin/xraydump" --llvm=14 -yaml "$log" > "$work/b"; same "$work/a" "$work/b" xraydump-yaml
 		rm -f "$work/a" "$work/b"
-		pair "xraydump of fdr_big (10 MB)" "llvm-xray-14 fdr-dump" -- llvm-xray-14 fdr-dump "$log" -- "$bin/xraydump" "$log"
-		pair "xraydump -verify" "llvm-xray-14 fdr-dump -verify" -- llvm-xray-14 fdr-dump -verify "$log" -- "$bin/xraydump" -verify "$log"
+		pair "xraydump of fdr_big (10 MB)" "llvm-xray-14 fdr-dump" -- llvm-xray-14 fdr-dump "$log" -- "$bin/xraydump" --llvm=14 "$log"
+		pair "xraydump -verify" "llvm-xray-14 fdr-dump -verify" -- llvm-xray-14 fdr-dump -verify "$log" -- "$bin/xraydump" --llvm=14 -verify "$log"
 		pair "xraydump -yaml" "llvm-xray-14 convert --output-format=yaml" -- \
-			llvm-xray-14 convert --output-format=yaml --symbolize=false "$log" -- "$bin/xraydump" -yaml "$log" ;;
+			llvm-xray-14 convert --output-format=yaml --symbolize=false "$log" -- "$bin/xraydump" --llvm=14 -yaml "$log" ;;
 	gopprof)
 		# go tool trace -pprof=sched, through the tool binary itself (not
 		# the go command that finds it), against tracecat -pprof; first

@@ -19,6 +19,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 runs=${RUNS:-5}
 llvm=${LLVM_XRAY:-llvm-xray-14}
+major=${llvm##*-} # xraydump --llvm=14 or 19 prints as that llvm-xray
 cxx=${CXX:-clang++-14}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -41,7 +42,7 @@ for c in "${cmds[@]}"; do
 	# shellcheck disable=SC2086
 	"$llvm" $c --instr_map="$pmap" "$plog" >"$tmp/a"
 	# shellcheck disable=SC2086
-	"$ours" $c --instr_map="$pmap" "$plog" >"$tmp/b"
+	"$ours" $c --llvm="$major" --instr_map="$pmap" "$plog" >"$tmp/b"
 	cmp -s "$tmp/a" "$tmp/b" || { echo "$c: outputs differ" >&2; diff "$tmp/a" "$tmp/b" | head >&2; exit 1; }
 done
 rm -f "$tmp/a" "$tmp/b"
@@ -62,13 +63,13 @@ for ((i = 0; i < runs; i++)); do
 		# shellcheck disable=SC2086
 		run "llvm prog $k" "$llvm" $c --instr_map="$pmap" "$plog"
 		# shellcheck disable=SC2086
-		run "ours prog $k" "$ours" $c --instr_map="$pmap" "$plog"
+		run "ours prog $k" "$ours" $c --llvm="$major" --instr_map="$pmap" "$plog"
 		[ -f "$blog" ] || continue
 		[ "$k" = stack ] && c="$c --keep-going"
 		# shellcheck disable=SC2086
 		run "llvm big $k" "$llvm" $c --instr_map="$bmap" "$blog"
 		# shellcheck disable=SC2086
-		run "ours big $k" "$ours" $c --instr_map="$bmap" "$blog"
+		run "ours big $k" "$ours" $c --llvm="$major" --instr_map="$bmap" "$blog"
 	done
 done
 echo "prog log: $(wc -c <"$plog") bytes, one thread; big log: $(wc -c <"$blog" 2>/dev/null || echo absent) bytes, four threads"
