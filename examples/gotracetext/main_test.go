@@ -112,6 +112,14 @@ func TestLikeGoTool(t *testing.T) {
 	if v := strings.TrimSpace(string(out)); !strings.HasPrefix(v, "go1.26") {
 		t.Skipf("compares with Go 1.26's go tool trace; the go command here is %s", v)
 	}
+	// The tool binary itself, without the go command's start each time.
+	lookup := exec.Command(gocmd, "tool", "-n", "trace")
+	lookup.Env = append(os.Environ(), "GOTOOLCHAIN=local")
+	out, err = lookup.Output()
+	if err != nil {
+		t.Fatalf("go tool -n trace: %v", err)
+	}
+	tool := strings.TrimSpace(string(out))
 	dir := t.TempDir()
 	cut := filepath.Join(dir, "cut.trace")
 	data := testutil.ReadFile(t, "../../gotraceraw/testdata/gcgens.trace")
@@ -125,8 +133,7 @@ func TestLikeGoTool(t *testing.T) {
 	for _, f := range files {
 		for _, mode := range []string{"parsed", "footprint"} {
 			var want, goErr bytes.Buffer
-			cmd := exec.Command(gocmd, "tool", "trace", "-d="+mode, f)
-			cmd.Env = append(os.Environ(), "GOTOOLCHAIN=local")
+			cmd := exec.Command(tool, "-d="+mode, f)
 			cmd.Stdout, cmd.Stderr = &want, &goErr
 			wantCode := 0
 			if err := cmd.Run(); err != nil {

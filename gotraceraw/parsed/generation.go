@@ -159,16 +159,20 @@ func (g *generation) add(b *gotraceraw.Batch, v gotraceraw.Version) error {
 // stays within a chunk of the generation's size.
 const chunkSize = 1 << 20
 
+// firstChunk is the size of a Reader's first chunk.
+const firstChunk = 64 << 10
+
 // keep copies a batch's events into the generation's chunks.
 func (g *generation) keep(data []byte) []byte {
 	if len(g.chunks) == 0 {
-		g.chunks = append(g.chunks, make([]byte, 0, chunkSize))
+		g.chunks = append(g.chunks, make([]byte, 0, firstChunk))
 	}
 	c := g.chunks[g.chunk]
 	if len(data) > cap(c)-len(c) {
 		g.chunk++
 		if g.chunk == len(g.chunks) {
-			g.chunks = append(g.chunks, make([]byte, 0, max(chunkSize, len(data))))
+			// Chunks double up to chunkSize: a small trace costs little.
+			g.chunks = append(g.chunks, make([]byte, 0, max(min(2*cap(c), chunkSize), len(data))))
 		}
 		c = g.chunks[g.chunk]
 	}

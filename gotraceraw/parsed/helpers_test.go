@@ -83,6 +83,27 @@ func goRootAndVersion(t testing.TB) (string, string) {
 	return goEnv.root, goEnv.version
 }
 
+var traceToolPath struct {
+	once sync.Once
+	path string
+	err  error
+}
+
+// traceTool returns the path of the go command's trace tool, so that
+// the tests run it without the go command's start each time.
+func traceTool(t testing.TB) string {
+	t.Helper()
+	cmd := localGo(t, "tool", "-n", "trace")
+	traceToolPath.once.Do(func() {
+		out, err := cmd.Output()
+		traceToolPath.path, traceToolPath.err = strings.TrimSpace(string(out)), err
+	})
+	if traceToolPath.err != nil {
+		t.Fatalf("go tool -n trace: %v", traceToolPath.err)
+	}
+	return traceToolPath.path
+}
+
 // goParsed runs `go tool trace -d=parsed` on file: its stdout, and its
 // stderr when it fails. The comparisons are with Go 1.26's parser: the
 // test skips with an older go command.
@@ -93,7 +114,7 @@ func goParsed(t testing.TB, file string) (out []byte, failure string) {
 		t.Skipf("compares with Go 1.26's go tool trace; the go command here is %s", v)
 	}
 	var stdout, stderr bytes.Buffer
-	cmd := localGo(t, "tool", "trace", "-d=parsed", file)
+	cmd := exec.Command(traceTool(t), "-d=parsed", file)
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
 	var ee *exec.ExitError
