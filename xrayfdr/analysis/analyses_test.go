@@ -729,7 +729,8 @@ func TestAnalysesZeroValues(t *testing.T) {
 // nested templates) with clang++-14 and clang++-19, and compares account,
 // whose rows start with the function's file:line:col, with llvm-xray-14's
 // and -19's: the prefix names the header where the line table does, not
-// the compilation unit.
+// the compilation unit. extract --symbolize and convert --symbolize are
+// compared too, for the names each release spells its way.
 func TestHeaderLocations(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs a program")
@@ -770,11 +771,35 @@ func TestHeaderLocations(t *testing.T) {
 				if !bytes.Contains(want, []byte(" m_hdr.h:")) {
 					t.Fatalf("%s names no function of the header: the program does not test what it should", tool.Name())
 				}
-				got, err := runAnalysis(data, m, xrayfdr.LLVM(tool.Major), "account")
+				v := xrayfdr.LLVM(tool.Major)
+				got, err := runAnalysis(data, m, v, "account")
 				if err != nil {
 					t.Fatal(err)
 				}
 				testutil.DiffText(t, tool.Name()+" account", want, got)
+				// and the names as extract and convert spell them
+				want, msg = xraytest.LLVMRun(t, tool.Path, "extract", "--symbolize", bin)
+				if msg != "" {
+					t.Fatalf("%s extract: %s", tool.Name(), msg)
+				}
+				var ext bytes.Buffer
+				if err := m.WriteYAML(&ext, true, true); err != nil {
+					t.Fatal(err)
+				}
+				testutil.DiffText(t, tool.Name()+" extract --symbolize", want, ext.Bytes())
+				want, msg = xraytest.LLVMRun(t, tool.Path, "convert", "--output-format=yaml", "--symbolize", "--instr_map="+bin, logs[0])
+				if msg != "" {
+					t.Fatalf("%s convert: %s", tool.Name(), msg)
+				}
+				tr, err := v.Expand(data, true)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var conv bytes.Buffer
+				if err := xrayfdr.WriteYAMLNames(&conv, tr, func(id int32) string { return m.Name(id, true) }); err != nil {
+					t.Fatal(err)
+				}
+				testutil.DiffText(t, tool.Name()+" convert --symbolize", want, conv.Bytes())
 			}
 		})
 	}
