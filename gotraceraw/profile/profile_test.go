@@ -240,3 +240,100 @@ func TestNilArguments(t *testing.T) {
 		}
 	}
 }
+
+// cpuProg spins in two functions for a while with the tracer and the CPU
+// profiler on, and writes the CPU profile to its first argument.
+const cpuProg = `package main
+
+import (
+	"os"
+	"runtime/pprof"
+	"runtime/trace"
+)
+
+var sink int
+
+// The spins are counted in work, not time: on a loaded machine they
+// still get their CPU samples.
+
+//go:noinline
+func spinA(n int) {
+	for i := 0; i < n; i++ {
+		sink += i * i
+	}
+}
+
+//go:noinline
+func spinB(n int) {
+	for i := 0; i < n; i++ {
+		sink ^= i * 3
+	}
+}
+
+func main() {
+	out := os.Args[len(os.Args)-1]
+	tf, err := os.Create(out)
+	if err != nil {
+		panic(err)
+	}
+	pf, err := os.Create(os.Args[1])
+	if err != nil {
+		panic(err)
+	}
+	if err := pprof.StartCPUProfile(pf); err != nil {
+		panic(err)
+	}
+	if err := trace.Start(tf); err != nil {
+		panic(err)
+	}
+	spinA(600_000_000)
+	spinB(400_000_000)
+	trace.Stop()
+	pprof.StopCPUProfile()
+	tf.Close()
+	pf.Close()
+}
+`
+
+// TestCPULive records a trace together with a CPU profile and checks the
+// trace's CPU samples per function of the program against the profile's,
+// within what the runtime drops.
+func TestCPULive(t *testing.T) {
+	cpu := filepath.Join(t.TempDir(), "cpu.pprof")
+	path := gorecord.RecordFile(t, gorecord.Local, gorecord.Prog{Source: cpuProg, Args: []string{cpu}})
+	want := map[string]int64{}
+	pdata, err := os.ReadFile(cpu)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// the innermost function of the program's own (the runtime may
+	// be below it: asyncPreempt)
+	fn := func(stack []string) string {
+		for _, l := range stack {
+			for _, f := range strings.Split(l, "|") {
+				if strings.HasPrefix(f, "main.") {
+					return f
+				}
+			}
+		}
+		return "other"
+	}
+	for _, s := range testutil.DecodeProfile(t, pdata).Samples {
+		want[fn(s.Stack)] += s.Values[0]
+	}
+	got := map[string]int64{}
+	for _, s := range testutil.DecodeProfile(t, profileOf(t, path, CPU)).Samples {
+		got[fn(s.Stack)] += s.Values[0]
+	}
+	for _, fn := range []string{"main.spinA", "main.spinB"} {
+		w, g := want[fn], got[fn]
+		if w < 5 {
+			t.Errorf("%s: only %d samples in the CPU profile", fn, w)
+			continue
+		}
+		if d := w - g; d < -w/10-2 || d > w/10+2 {
+			t.Errorf("%s: %d samples in the trace, %d in the CPU profile", fn, g, w)
+		}
+	}
+	t.Logf("CPU profile %v, trace %v", want, got)
+}
