@@ -141,3 +141,31 @@ func TestProfilePseudoFrames(t *testing.T) {
 		t.Errorf("a repeat of 1<<20: %d frames, the last %q", len(s), s[len(s)-1])
 	}
 }
+
+// FuzzProfile: whatever a Reader reads converts, with no panic, to a
+// profile whose references resolve and whose counts add up to the records.
+func FuzzProfile(f *testing.F) {
+	addSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r, err := NewReader(bytes.NewReader(data))
+		if err != nil {
+			return
+		}
+		var p Profile
+		n := int64(0)
+		for rec, err := range r.All() {
+			if err != nil {
+				break
+			}
+			p.Add(rec)
+			n++
+		}
+		var out bytes.Buffer
+		if err := p.WriteProfile(&out); err != nil {
+			t.Fatal(err)
+		}
+		if got := testutil.DecodeProfile(t, out.Bytes()).Totals()[0]; got != n {
+			t.Fatalf("%d backtraces counted, %d read", got, n)
+		}
+	})
+}

@@ -207,3 +207,32 @@ func TestProfileNames(t *testing.T) {
 		t.Errorf("WriteProfile(nil): %v, want ErrNotOpen", err)
 	}
 }
+
+// FuzzProfile: whatever a Reader reads converts, with no panic, to a
+// profile whose references resolve and whose leaks are never negative.
+func FuzzProfile(f *testing.F) {
+	addSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		rd, err := NewReader(bytes.NewReader(data))
+		if err != nil {
+			return
+		}
+		var p Profile
+		for rec, err := range rd.All() {
+			if err != nil {
+				break
+			}
+			p.Add(rec)
+		}
+		var out bytes.Buffer
+		if err := p.WriteProfile(&out); err != nil {
+			t.Fatal(err)
+		}
+		// sizes are the report's own numbers; counts must be positive
+		for _, s := range testutil.DecodeProfile(t, out.Bytes()).Samples {
+			if s.Values[0] <= 0 {
+				t.Fatalf("a sample with values %v", s.Values)
+			}
+		}
+	})
+}
