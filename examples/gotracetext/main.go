@@ -19,7 +19,9 @@
 // trace Go's parser rejects, the events before the error, then the error
 // on stderr with Go's message. -footprint prints the table of
 // `go tool trace -d=footprint`, which, as Go's, counts a cut trace up to
-// the cut.
+// the cut. Where Go 1.26's tool cannot read a valid trace (the allocation
+// events Go 1.23 to 1.25 write under GODEBUG=traceallocfree=1), -footprint
+// prints its table, with the names Go gives those types ("<unknown>").
 //
 // Exit status: 0 done, 1 FILE cannot be read or is damaged (the events
 // before the damage are written, as `go tool trace -d=wire` and

@@ -331,3 +331,46 @@ func TestAllocs(t *testing.T) {
 	}
 	t.Logf("%.0f allocations for %d generations", allocs, len(gens))
 }
+
+// TestStrict reads a Go 1.22 trace with an ExperimentalBatch added, and
+// one of an experiment no runtime has: Go's parser takes both, as the
+// Reader does by default; Strict refuses them.
+func TestStrict(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "go122-basic.trace"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, exp := range []byte{1, 9} {
+		// ExperimentalBatch exp gen=1 m=0 time=1 size=1, "x"
+		batch := []byte{byte(gotraceraw.EvExperimentalBatch), exp, 1, 0, 1, 1, 'x'}
+		trace := append(append(append([]byte(nil), data[:gotraceraw.HeaderLen]...), batch...), data[gotraceraw.HeaderLen:]...)
+		var r Reader
+		if err := r.Reset(bytes.NewReader(trace)); err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		for ev, err := range r.All() {
+			if err != nil {
+				t.Fatalf("experiment %d: %v", exp, err)
+			}
+			for _, b := range ev.Sync().ExperimentalBatches {
+				found = found || (b.Experiment == gotraceraw.Experiment(exp) && string(b.Data) == "x")
+			}
+		}
+		if !found {
+			t.Errorf("experiment %d: the batch is not in a Sync", exp)
+		}
+		r.Strict = true
+		if err := r.Reset(bytes.NewReader(trace)); err != nil {
+			t.Fatal(err)
+		}
+		for _, err = range r.All() {
+			if err != nil {
+				break
+			}
+		}
+		if !errors.Is(err, ErrGeneration) {
+			t.Errorf("experiment %d, Strict: %v, want ErrGeneration", exp, err)
+		}
+	}
+}
