@@ -305,7 +305,9 @@ func (wr *Writer) basicOrder(rec *Record) error {
 // WriteBuffer writes one thread buffer: for a version 2+ FDR log, a
 // BufferExtents record (its count is computed), then recs. recs should
 // start with NewBuffer, WallTime, Pid (version 3+) and NewCPU records. For
-// version 1 it writes recs alone; end them with an EndOfBuffer record.
+// version 1 it writes recs alone; end them with an EndOfBuffer record. It
+// writes each record as Write does, and stops at the first one refused:
+// the records before it stay.
 func (wr *Writer) WriteBuffer(recs []Record) error {
 	if err := wr.sticky(); err != nil {
 		return err
