@@ -530,9 +530,9 @@ func writerCase(t testing.TB, data []byte, tool string) string {
 		if err != nil {
 			return headerRefused(err, &buf)
 		}
-		ok, refusal, msg := randcase.Writes(g.Source, calls, w.Check, w.Write, isRefusal, &rules)
-		if msg != "" {
-			return msg
+		ok, refusal, failure := randcase.Writes(g.Source, calls, w.Check, w.Write, isRefusal, &rules)
+		if failure != nil {
+			return failure.Error()
 		}
 		if err := w.Close(); err != refusal {
 			return fmt.Sprintf("Close after refusal %v: %v", refusal, err)
@@ -544,9 +544,9 @@ func writerCase(t testing.TB, data []byte, tool string) string {
 		if err != nil {
 			return headerRefused(err, &buf)
 		}
-		ok, refusal, msg := randcase.Writes(g.Source, events, w.Check, w.Write, isRefusal, &rules)
-		if msg != "" {
-			return msg
+		ok, refusal, failure := randcase.Writes(g.Source, events, w.Check, w.Write, isRefusal, &rules)
+		if failure != nil {
+			return failure.Error()
 		}
 		if err := w.Close(); err != refusal {
 			return fmt.Sprintf("Close after refusal %v: %v", refusal, err)

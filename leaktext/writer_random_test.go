@@ -254,9 +254,9 @@ func writerCase(t testing.TB, data []byte) string {
 		}
 		return ""
 	}
-	ok, refusal, msg := randcase.Writes(g.Source, recs, w.Check, w.Write, func(err error) bool { return errors.Is(err, ErrInvalid) }, &rules)
-	if msg != "" {
-		return msg
+	ok, refusal, failure := randcase.Writes(g.Source, recs, w.Check, w.Write, func(err error) bool { return errors.Is(err, ErrInvalid) }, &rules)
+	if failure != nil {
+		return failure.Error()
 	}
 	if err := w.Close(); err != refusal {
 		return fmt.Sprintf("Close after refusal %v: %v", refusal, err)

@@ -247,9 +247,9 @@ func xrayCase(t *testing.T, data []byte, tool string) string {
 	for i := range recs {
 		ptrs[i] = &recs[i]
 	}
-	written, refusal, msg := randcase.Writes(g.Source, ptrs, wr.Check, wr.Write, func(err error) bool { return errors.Is(err, ErrInvalid) }, &rules)
-	if msg != "" {
-		return msg
+	written, refusal, failure := randcase.Writes(g.Source, ptrs, wr.Check, wr.Write, func(err error) bool { return errors.Is(err, ErrInvalid) }, &rules)
+	if failure != nil {
+		return failure.Error()
 	}
 	var ok []Record
 	for _, r := range written {

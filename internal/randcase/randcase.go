@@ -239,8 +239,8 @@ func (r *Rules) Log(t testing.TB) {
 // ends it. One record in four is checked first in any case, and check and
 // write must agree. refused tells a refusal from other errors. Writes
 // returns the records written, the refusal that ended the case (nil if
-// none), and what went wrong, or "".
-func Writes[R any](s *Source, recs []R, check, write func(R) error, refused func(error) bool, rules *Rules) (written []R, refusal error, msg string) {
+// none), and what went wrong (nil if nothing).
+func Writes[R any](s *Source, recs []R, check, write func(R) error, refused func(error) bool, rules *Rules) (written []R, refusal, failure error) {
 	skip := s.Intn(2) == 0
 	for _, r := range recs {
 		checked := skip || s.Intn(4) == 0
@@ -250,23 +250,23 @@ func Writes[R any](s *Source, recs []R, check, write func(R) error, refused func
 		}
 		if skip && cerr != nil {
 			if !refused(cerr) {
-				return written, nil, fmt.Sprintf("Check: %v, not a refusal", cerr)
+				return written, nil, fmt.Errorf("check: %v, not a refusal", cerr)
 			}
 			rules.Refused(cerr)
 			continue
 		}
 		err := write(r)
 		if checked && (cerr == nil) != (err == nil) {
-			return written, nil, fmt.Sprintf("Check says %v, Write %v", cerr, err)
+			return written, nil, fmt.Errorf("check says %v, write %v", cerr, err)
 		}
 		if err != nil {
 			if !refused(err) {
-				return written, nil, fmt.Sprintf("Write: %v, not a refusal", err)
+				return written, nil, fmt.Errorf("write: %v, not a refusal", err)
 			}
 			rules.Refused(err)
-			return written, err, ""
+			return written, err, nil
 		}
 		written = append(written, r)
 	}
-	return written, nil, ""
+	return written, nil, nil
 }
