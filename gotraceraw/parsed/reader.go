@@ -164,8 +164,14 @@ type batchSource interface {
 // next puts the next event into e, as Go's parser would return it: its
 // string and stack IDs checked and its time made later than the last.
 func (s *stream) next(src batchSource, e *Event) error {
-	if err := s.order(src, e); err != nil {
+	done, err := s.advanceFirst(e)
+	if err != nil {
 		return err
+	}
+	if !done {
+		if err := s.order(src, e); err != nil {
+			return err
+		}
 	}
 	if e.Kind != KindSync && (info[e.Type].nids != 0 || e.Type == gotraceraw.EvCPUSample) {
 		if err := s.checkIDs(e); err != nil {
@@ -219,6 +225,37 @@ func (s *stream) sync(e *Event, tab *tables, t Time) {
 	s.syncs++
 	*e = Event{Kind: KindSync, Time: t, Goroutine: NoGoroutine, Proc: NoProc, Thread: NoThread, tab: tab, off: -1}
 	e.args[0] = uint64(s.syncs)
+}
+
+// advanceFirst is order's common case in line: nothing queued, no CPU
+// sample due, and the earliest thread's event can come next. When it
+// is not that case it reports false, having changed nothing that order
+// would not change the same way in trying again (an event that cannot
+// come yet changes nothing).
+func (s *stream) advanceFirst(e *Event) (bool, error) {
+	if s.done || s.o.q.size != 0 || len(s.samples) != 0 || len(s.frontier) == 0 {
+		return false, nil
+	}
+	c := s.frontier[0]
+	s.o.out = e // the queue is empty: the first event out goes to e
+	ok, err := s.o.advance(&c.ev, s.gen.tab, c.m, s.gen.gen, &c.ms)
+	if err != nil {
+		return true, &FormatError{Offset: c.ev.off, Gen: s.gen.gen, M: c.m, Err: err}
+	}
+	if !ok {
+		s.o.out = nil
+		return false, nil
+	}
+	more, err := c.next(&s.gen)
+	if err != nil {
+		return true, err // before the event, as Go's parser
+	}
+	if more {
+		heapFix(s.frontier, 0)
+	} else {
+		s.frontier = heapRemove(s.frontier, 0)
+	}
+	return true, nil
 }
 
 // order puts the next event in Go's order into e.
@@ -578,34 +615,36 @@ func (s *stream) readGenerationWithSpill(src batchSource) (bool, error) {
 type cursor struct {
 	m       ThreadID
 	ms      *mState // the thread's state, once looked up
-	batches []int32
-	idx     int // current batch
-	off     int // next byte, relative to the batch's start
+	data    []byte  // the rest of the current batch
+	base    int64   // stream offset of data[0]
+	btime   Time    // the current batch's time
 	lastTs  Time
 	ev      raw // the thread's next event
+	batches []int32
+	idx     int // the batch after the current one
 }
 
 // next reads the thread's next event into c.ev; false when there is none.
 func (c *cursor) next(g *generation) (bool, error) {
-	var b *batchRec
-	for {
+	for len(c.data) == 0 {
+		// The batch is done (or empty): the next one starts from its
+		// own time.
 		if c.idx == len(c.batches) {
 			return false, nil
 		}
-		b = &g.batches[c.batches[c.idx]]
-		if c.off < len(b.data) {
-			break
-		}
-		// Empty or finished: the next batch starts from its own time.
+		b := &g.batches[c.batches[c.idx]]
 		c.idx++
-		c.off = 0
+		c.data, c.base = b.data, b.off
+		c.btime = g.tab.ns(b.time)
 		c.lastTs = 0
 	}
 	if c.lastTs == 0 {
-		c.lastTs = g.tab.ns(b.time)
+		// Go's parser starts from the batch's time whenever the last
+		// time is 0, within a batch too.
+		c.lastTs = c.btime
 	}
-	c.ev.off = b.off + int64(c.off)
-	data := b.data[c.off:]
+	data := c.data
+	c.ev.off = c.base
 	// The common event in line: a known timed type and one-byte values.
 	ti := &info[data[0]]
 	if ti.timed && len(data) >= 2+int(ti.nargs) {
@@ -620,7 +659,8 @@ func (c *cursor) next(g *generation) (bool, error) {
 			}
 			c.ev.time = g.tab.ns(uint64(data[1])) + c.lastTs
 			c.lastTs = c.ev.time
-			c.off += 2 + int(ti.nargs)
+			n := 2 + int(ti.nargs)
+			c.data, c.base = data[n:], c.base+int64(n)
 			return true, nil
 		}
 	}
@@ -630,7 +670,7 @@ func (c *cursor) next(g *generation) (bool, error) {
 	}
 	c.ev.time = g.tab.ns(dt) + c.lastTs
 	c.lastTs = c.ev.time
-	c.off += n
+	c.data, c.base = data[n:], c.base+int64(n)
 	return true, nil
 }
 
