@@ -90,7 +90,8 @@ type Writer struct {
 	// since apitrace could not read the file. Set it before the first Write.
 	ChunkSize int
 	// ZstdLevel is the compression level of the zstd containers, 1 to 22;
-	// 0 means 3, apitrace's default. Set it before Reset or NewWriter.
+	// 0 means 3, apitrace's default. Set it before Reset: NewWriter
+	// writes at the default level.
 	ZstdLevel int
 
 	w      io.Writer

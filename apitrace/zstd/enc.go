@@ -535,10 +535,10 @@ func (e *Encoder) chooseTable(dst []byte, k seqKind, hist *[64]uint32, n int) ([
 		return append(dst, uint8(maxSym)), modeRLE
 	}
 	// Costs in 1/256 bits; extra bits are the same in every mode.
-	const unusable = 1 << 62
+	const unusable = int64(1) << 62
 	def := [3][]int16{llDefault, ofDefault, mlDefault}[k]
 	defLog := [3]int{6, 5, 6}[k]
-	predef := 0
+	predef := int64(0)
 	if maxSym >= len(def) {
 		predef = unusable
 	}
@@ -551,13 +551,13 @@ func (e *Encoder) chooseTable(dst []byte, k seqKind, hist *[64]uint32, n int) ([
 			continue
 		}
 		if predef < unusable {
-			predef += int(c) * int(probCost(def[s], defLog))
+			predef += int64(c) * int64(probCost(def[s], defLog))
 		}
 		if repeat < unusable {
 			if prev.norm[s] == 0 {
 				repeat = unusable
 			} else {
-				repeat += int(c) * int(probCost(prev.norm[s], prev.acc))
+				repeat += int64(c) * int64(probCost(prev.norm[s], prev.acc))
 			}
 		}
 	}
@@ -566,10 +566,10 @@ func (e *Encoder) chooseTable(dst []byte, k seqKind, hist *[64]uint32, n int) ([
 	normalize(norm[:maxSym+1], hist[:maxSym+1], n, acc)
 	mark := len(dst)
 	dst = appendProbs(dst, norm[:maxSym+1], acc)
-	fresh := (len(dst) - mark) * 8 * 256
+	fresh := int64(len(dst)-mark) * 8 * 256
 	for s, c := range hist[:maxSym+1] {
 		if c > 0 {
-			fresh += int(c) * int(probCost(norm[s], acc))
+			fresh += int64(c) * int64(probCost(norm[s], acc))
 		}
 	}
 	if n <= 2 && distinct == 1 {

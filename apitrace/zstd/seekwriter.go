@@ -3,6 +3,7 @@ package zstd
 import (
 	"encoding/binary"
 	"io"
+	"math"
 )
 
 // DefaultFrameSize is the content of each frame a SeekableWriter writes
@@ -182,7 +183,7 @@ func (s *SeekableWriter) Close() error {
 // frame compresses and writes one frame of content p.
 func (s *SeekableWriter) frame(p []byte) error {
 	s.out = s.enc.AppendFrame(s.out[:0], p)
-	if len(s.out) > 1<<32-1 || s.frames == 1<<27 {
+	if uint64(len(s.out)) > math.MaxUint32 || s.frames == 1<<27 {
 		// The seek table's fields cannot hold it (the format allows
 		// 1<<27 frames).
 		s.err = fmtErr(ErrInvalid, "frame %d does not fit the seek table", s.frames)
