@@ -139,3 +139,18 @@ func (w *countWriter) Write(p []byte) (int, error) {
 	w.n += int64(len(p))
 	return len(p), nil
 }
+
+// TestStringCutShort dumps a trace whose string says 255 MiB and holds
+// 1 KiB: the window grows with the bytes that arrive, not with the size
+// the stream announces.
+func TestStringCutShort(t *testing.T) {
+	data := testutil.ReadFile(t, "testdata/hostile/string-cut.trace")
+	var err error
+	total, _ := allocated(func() { err = dumpFile(data) })
+	if !errors.Is(err, io.ErrUnexpectedEOF) {
+		t.Fatalf("%v, want io.ErrUnexpectedEOF", err)
+	}
+	if total > 8<<20 {
+		t.Errorf("%d MiB allocated for a string of 1 KiB", total>>20)
+	}
+}

@@ -351,15 +351,24 @@ func (r *Reader) refill() bool {
 	want := len(r.buf) + 1
 	target := max(2*want-1, r.need)
 	r.need = 0
-	if target > cap(r.buf) && target > 2*want-1 {
-		// A large string or array announced its size: the window grows
-		// to it at once, with room for a last piece of the source,
-		// instead of doubling through the sizes below (each a copy left
-		// to the garbage collector).
-		r.buf = slices.Grow(r.buf, target-len(r.buf)+refillSlack)
-	}
 	grew := false
 	for len(r.buf) < target || !grew {
+		if cap(r.buf)-len(r.buf) < refillSlack {
+			// The window grows fourfold once it is full of bytes that
+			// arrived, never past what the event needs and a piece:
+			// a large string costs a third of itself in outgrown
+			// windows, not the several copies that a source's growth
+			// by append's small steps leaves, and a size the stream
+			// announces but does not hold costs at most four times
+			// what it does hold.
+			c := max(4*cap(r.buf), len(r.buf)) + refillSlack
+			if c >= target {
+				c = max(target, len(r.buf)) + refillSlack
+			}
+			nb := make([]byte, len(r.buf), c)
+			copy(nb, r.buf)
+			r.buf = nb
+		}
 		start := r.base + int64(len(r.buf))
 		before := len(r.buf)
 		var err error

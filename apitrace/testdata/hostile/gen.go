@@ -138,6 +138,17 @@ func main() {
 	s.call(0, 0, true, func() { s.bigString(64 << 20) })
 	write("string-64m.trace", brotli(s))
 
+	// A call whose string says 255 MiB and holds 1 KiB: the stream ends.
+	s = newStream()
+	s.b = append(s.b, 0, 0, 0)
+	s.str("f")
+	s.uint(1)
+	s.str("a")
+	s.b = append(s.b, 1, 0, 7)
+	s.uint(255 << 20)
+	s.b = append(s.b, bytes.Repeat([]byte{'x'}, 1024)...)
+	write("string-cut.trace", brotli(s))
+
 	// A seekable zstd file of one 1 GiB frame (8192 RLE blocks, 32 KiB).
 	f := rleFrame(8192, 23)
 	write("frame-1g.zst", seekTable(f, []uint32{uint32(len(f))}, []uint32{1 << 30}))
