@@ -107,6 +107,7 @@ func TestStringHeldOnce(t *testing.T) {
 	if b.n < size {
 		t.Fatalf("%d bytes of text", b.n)
 	}
+	t.Logf("%d MiB allocated", total>>20)
 	if limit := uint64(size + size/2 + 64<<20); total > limit {
 		t.Errorf("%d MiB allocated for a 64 MiB string, want at most %d", total>>20, limit>>20)
 	}
@@ -127,6 +128,7 @@ func TestArrayBuiltOnce(t *testing.T) {
 	if b.n < 3*n {
 		t.Fatalf("%d bytes of text", b.n)
 	}
+	t.Logf("%d MiB allocated", total>>20)
 	if limit := uint64(n*reflect.TypeFor[Value]().Size()*5/4 + 32<<20); total > limit {
 		t.Errorf("%d MiB allocated for an array of 2^20 values, want at most %d", total>>20, limit>>20)
 	}
