@@ -51,6 +51,10 @@ const (
 
 var pidNames = [...]string{pidGoroutines: "Goroutines", pidProcs: "Procs", pidThreads: "Threads", pidGC: "GC and ranges", pidTasks: "Tasks", pidRegions: "Regions"}
 
+// maxReasons bounds the names of blocking reasons kept (the runtime has
+// a few dozen).
+const maxReasons = 256
+
 // rangeIDs sets ranges' async ids apart from tasks', which are the
 // tasks' own ids.
 const rangeIDs = 1 << 62
@@ -77,6 +81,8 @@ type Writer struct {
 	ms      map[parsed.ThreadID]*slot
 	ranges  map[rangeKey]uint64 // open ranges -> async id
 	tasks   map[parsed.TaskID]string
+	blocked map[string]string // "blocked: REASON" by reason
+	scratch []byte
 	nextID  uint64
 	err     error
 	closed  bool
@@ -110,12 +116,13 @@ func NewWriter(w io.Writer) (*Writer, error) {
 		return nil, ErrNotOpen
 	}
 	tw := &Writer{
-		cw:     chromejson.NewWriter(w),
-		gs:     map[parsed.GoID]*goTrack{},
-		ps:     map[parsed.ProcID]*slot{},
-		ms:     map[parsed.ThreadID]*slot{},
-		ranges: map[rangeKey]uint64{},
-		tasks:  map[parsed.TaskID]string{},
+		cw:      chromejson.NewWriter(w),
+		gs:      map[parsed.GoID]*goTrack{},
+		ps:      map[parsed.ProcID]*slot{},
+		ms:      map[parsed.ThreadID]*slot{},
+		ranges:  map[rangeKey]uint64{},
+		tasks:   map[parsed.TaskID]string{},
+		blocked: map[string]string{},
 	}
 	for pid := pidGoroutines; pid < len(pidNames); pid++ {
 		tw.b = append(tw.b[:0], `{"name":"process_name","ph":"M","pid":`...)
@@ -134,8 +141,11 @@ func NewWriter(w io.Writer) (*Writer, error) {
 
 // head starts an event: name, phase, track and time.
 func (w *Writer) head(name string, ph byte, pid int, tid int64, t parsed.Time) {
-	b := append(w.b[:0], `{"name":`...)
-	b = chromejson.AppendString(b, name)
+	w.headName(chromejson.AppendString(append(w.b[:0], `{"name":`...), name), ph, pid, tid, t)
+}
+
+// headName is head with the event's start, through its name, in b.
+func (w *Writer) headName(b []byte, ph byte, pid int, tid int64, t parsed.Time) {
 	b = append(b, `,"ph":"`...)
 	b = append(b, ph)
 	b = append(b, `","pid":`...)
@@ -300,7 +310,7 @@ func (w *Writer) Write(ev *parsed.Event) error {
 		}
 		w.head(name, 'i', pid, tid, ev.Time)
 		w.b = append(w.b, `,"s":"t","cat":"cpu","args":{"stack":`...)
-		var s []byte
+		s := w.scratch[:0]
 		for i, f := range frames {
 			if i == maxSampleFrames {
 				s = append(s, "\n…"...)
@@ -311,6 +321,7 @@ func (w *Writer) Write(ev *parsed.Event) error {
 			}
 			s = append(s, f.Func...)
 		}
+		w.scratch = s
 		w.b = chromejson.AppendString(w.b, s)
 		w.b = append(w.b, '}')
 		w.emit()
@@ -360,9 +371,16 @@ func (w *Writer) goTransition(ev *parsed.Event, id parsed.GoID, st parsed.StateT
 	case parsed.GoRunnable:
 		g.state = "runnable"
 	case parsed.GoWaiting:
-		g.state = "blocked"
-		if st.Reason != "" {
-			g.state += ": " + st.Reason
+		// one string per reason, not one per event
+		var ok bool
+		if g.state, ok = w.blocked[st.Reason]; !ok {
+			g.state = "blocked"
+			if st.Reason != "" {
+				g.state += ": " + st.Reason
+			}
+			if len(w.blocked) < maxReasons {
+				w.blocked[st.Reason] = g.state
+			}
 		}
 	case parsed.GoSyscall:
 		g.state = "syscall"
@@ -377,10 +395,11 @@ func (w *Writer) goTransition(ev *parsed.Event, id parsed.GoID, st parsed.StateT
 	if to == parsed.GoRunning || to == parsed.GoSyscall {
 		// Where it runs: the P and M of the event, or for a goroutine
 		// started by another's event (GoStart has none), the same.
-		name := "G" + strconv.FormatInt(int64(id), 10)
+		name := strconv.AppendInt(append(w.scratch[:0], 'G'), int64(id), 10)
 		if to == parsed.GoSyscall {
-			name += " syscall"
+			name = append(name, " syscall"...)
 		}
+		w.scratch = name
 		if ev.Proc != parsed.NoProc && to == parsed.GoRunning {
 			g.proc = ev.Proc
 			w.occupy(slotOf(w, w.ps, ev.Proc, pidProcs, "P"), id, pidProcs, int64(ev.Proc), name, t)
@@ -424,12 +443,13 @@ func slotOf[K ~int64](w *Writer, m map[K]*slot, k K, pid int, prefix string) *sl
 
 // occupy starts a goroutine's span on a P or M track, ending the one open
 // there.
-func (w *Writer) occupy(s *slot, owner parsed.GoID, pid int, tid int64, name string, t parsed.Time) {
+func (w *Writer) occupy(s *slot, owner parsed.GoID, pid int, tid int64, name []byte, t parsed.Time) {
 	if s.open {
 		w.end(pid, tid, t)
 	}
 	s.open, s.owner = true, owner
-	w.begin(name, pid, tid, t)
+	w.headName(chromejson.AppendString(append(w.b[:0], `{"name":`...), name), 'B', pid, tid, t)
+	w.emit()
 }
 
 // Close ends every span still open at the trace's last time, finishes the
