@@ -199,21 +199,29 @@ func (s *stream) checkIDs(e *Event) error {
 	ti := &info[e.Type]
 	for _, r := range ti.ids[:ti.nids] {
 		id := e.args[r&idIndex]
-		ok := true
+		var ok bool
 		if r&idStack != 0 {
 			_, ok = e.tab.stacks.get(id)
 		} else {
 			_, ok = e.tab.strs.get(id)
 		}
 		if !ok {
-			what := "string"
-			if r&idStack != 0 {
-				what = "stack"
-			}
-			return s.eventErr(e, ErrTable, "found invalid %s ID %d for event %s", what, id, e.Type)
+			return s.badID(e, r)
 		}
 	}
 	return nil
+}
+
+// badID is the error of an ID missing from its table; apart, so that the
+// check's loop stays small.
+//
+//go:noinline
+func (s *stream) badID(e *Event, r uint8) error {
+	what := "string"
+	if r&idStack != 0 {
+		what = "stack"
+	}
+	return s.eventErr(e, ErrTable, "found invalid %s ID %d for event %s", what, e.args[r&idIndex], e.Type)
 }
 
 func (s *stream) eventErr(e *Event, sentinel error, format string, args ...any) error {
@@ -645,25 +653,38 @@ func (c *cursor) next(g *generation) (bool, error) {
 	}
 	data := c.data
 	c.ev.off = c.base
-	// The common event in line: a known timed type and one-byte values.
-	ti := &info[data[0]]
-	if ti.timed && len(data) >= 2+int(ti.nargs) {
-		ok := data[1] < 0x80
-		for _, x := range data[2 : 2+ti.nargs] {
-			ok = ok && x < 0x80
-		}
-		if ok {
-			c.ev.typ = gotraceraw.EventType(data[0])
-			for i := range c.ev.args[:ti.nargs] {
-				c.ev.args[i] = uint64(data[2+i])
+	// The common event in line: a known timed type whose values take one
+	// or two bytes each, all in the batch; decode takes the others.
+	if ti := &info[data[0]]; ti.timed && len(data) >= 1+2*(1+int(ti.nargs)) {
+		var dt uint64
+		p := 1
+		for i := -1; i < int(ti.nargs); i++ {
+			var v uint64
+			b0 := data[p]
+			if b0 < 0x80 {
+				v = uint64(b0)
+				p++
+			} else {
+				b1 := data[p+1]
+				if b1 >= 0x80 {
+					goto slow
+				}
+				v = uint64(b0&0x7f) | uint64(b1)<<7
+				p += 2
 			}
-			c.ev.time = g.tab.ns(uint64(data[1])) + c.lastTs
-			c.lastTs = c.ev.time
-			n := 2 + int(ti.nargs)
-			c.data, c.base = data[n:], c.base+int64(n)
-			return true, nil
+			if i < 0 {
+				dt = v
+			} else {
+				c.ev.args[i&3] = v
+			}
 		}
+		c.ev.typ = gotraceraw.EventType(data[0])
+		c.ev.time = g.tab.ns(dt) + c.lastTs
+		c.lastTs = c.ev.time
+		c.data, c.base = data[p:], c.base+int64(p)
+		return true, nil
 	}
+slow:
 	n, dt, err := decode(data, &c.ev)
 	if err != nil {
 		return false, &FormatError{Offset: c.ev.off, Gen: g.gen, M: c.m, Err: err}
