@@ -201,9 +201,9 @@ func (s *stream) checkIDs(e *Event) error {
 		id := e.args[r&idIndex]
 		var ok bool
 		if r&idStack != 0 {
-			_, ok = e.tab.stacks.get(id)
+			ok = e.tab.stacks.has(id)
 		} else {
-			_, ok = e.tab.strs.get(id)
+			ok = e.tab.strs.has(id)
 		}
 		if !ok {
 			return s.badID(e, r)

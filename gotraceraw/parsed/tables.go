@@ -159,6 +159,18 @@ func (t *idTable[T]) get(id uint64) (T, bool) {
 	return v, ok
 }
 
+// has reports whether id is in the table, as get does.
+func (t *idTable[T]) has(id uint64) bool {
+	if id < uint64(len(t.present)) {
+		return id == 0 || t.present[id]
+	}
+	if id == 0 {
+		return true
+	}
+	_, ok := t.sparse[id]
+	return ok
+}
+
 // build fills the table from ids and vals, in a slice when the IDs are
 // dense enough (at most twice as many slots as entries).
 func (t *idTable[T]) build(ids []uint64, vals []T) {
