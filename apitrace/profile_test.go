@@ -140,3 +140,41 @@ func isDigits(s string) bool {
 	}
 	return s != ""
 }
+
+// FuzzProfile: every call a CallReader returns of arbitrary bytes counts
+// once in a profile whose references resolve.
+func FuzzProfile(f *testing.F) {
+	for _, name := range []string{"incomplete-call.trace", "glxinfo-brief-backtrace.trace"} {
+		data, err := os.ReadFile(filepath.Join("testdata", name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	for _, s := range seedStreams(f) {
+		f.Add(container(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var cr CallReader
+		cr.Reader().MaxDataLen = 1 << 20
+		if err := cr.Reset(bytes.NewReader(data)); err != nil {
+			return
+		}
+		var p Profile
+		n := int64(0)
+		for c, err := range cr.All() {
+			if err != nil {
+				break
+			}
+			p.Add(c)
+			n++
+		}
+		var out bytes.Buffer
+		if err := p.WriteProfile(&out); err != nil {
+			t.Fatal(err)
+		}
+		if got := testutil.DecodeProfile(t, out.Bytes()).Totals()[0]; got != n {
+			t.Fatalf("%d calls counted, %d read", got, n)
+		}
+	})
+}

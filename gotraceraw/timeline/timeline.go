@@ -15,8 +15,9 @@
 //   - Threads: a track per M, with the goroutines it ran or held in a
 //     syscall.
 //   - GC: the trace's ranges (GC phases, stop-the-world pauses, mark
-//     assists, sweeps) as async spans, on the goroutine or P they belong to
-//     where they have one.
+//     assists, sweeps) as async spans, each saying the goroutine or P it
+//     belongs to where it has one; the runtime's metrics (heap size and
+//     goal, GOMAXPROCS) as counters.
 //   - Tasks: user tasks as async spans; Regions: a track per goroutine
 //     with its user regions, nested.
 //
@@ -295,6 +296,13 @@ func (w *Writer) Write(ev *parsed.Event) error {
 		w.b = chromejson.AppendString(w.b, l.Category)
 		w.b = append(w.b, `,"message":`...)
 		w.b = chromejson.AppendString(w.b, l.Message)
+		w.b = append(w.b, '}')
+		w.emit()
+	case parsed.KindMetric:
+		m := ev.Metric()
+		w.head(m.Name, 'C', pidGC, 0, ev.Time)
+		w.b = append(w.b, `,"args":{"value":`...)
+		w.b = strconv.AppendUint(w.b, m.Value, 10)
 		w.b = append(w.b, '}')
 		w.emit()
 	case parsed.KindStackSample:

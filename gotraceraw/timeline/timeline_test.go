@@ -92,6 +92,8 @@ func TestFixtures(t *testing.T) {
 				got["StackSample"]++
 			case e.Ph == "b" && e.Cat == "range":
 				got["range"]++
+			case e.Ph == "C":
+				got["Metric"]++
 			}
 		}
 		name := filepath.Base(path)
@@ -102,7 +104,7 @@ func TestFixtures(t *testing.T) {
 		if got["goroutine transition"] > counts["goroutine transition"] || got["goroutine transition"] < counts["goroutine transition"]/2 {
 			t.Errorf("%s: %d goroutine state spans for %d transitions", name, got["goroutine transition"], counts["goroutine transition"])
 		}
-		for _, k := range []string{"TaskBegin", "RegionBegin", "Log", "StackSample"} {
+		for _, k := range []string{"TaskBegin", "RegionBegin", "Log", "StackSample", "Metric"} {
 			if got[k] > counts[k] || k != "TaskBegin" && k != "RegionBegin" && got[k] != counts[k] {
 				t.Errorf("%s: %d %s in the timeline, %d in the trace", name, got[k], k, counts[k])
 			}
@@ -112,7 +114,7 @@ func TestFixtures(t *testing.T) {
 			t.Errorf("%s: %d ranges in the timeline, %d begin in the trace", name, got["range"], counts["RangeBegin"]+counts["RangeActive"])
 		}
 	}
-	for _, k := range []string{"TaskBegin", "RegionBegin", "Log", "StackSample"} {
+	for _, k := range []string{"TaskBegin", "RegionBegin", "Log", "StackSample", "Metric"} {
 		if seen[k] == 0 {
 			t.Errorf("no %s in any fixture's timeline", k)
 		}
