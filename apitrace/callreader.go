@@ -41,11 +41,12 @@ type CallReader struct {
 
 // slot is one pending call and the storage its values live in.
 type slot struct {
-	call  Call
-	store cloner // holds copies of the call's values
-	bt    []*Frame
-	hasBT bool // the call had a backtrace detail, maybe of 0 frames
-	args  []Value
+	shares bool // some string or blob of the call is in a Reader's window
+	call   Call
+	store  cloner // holds copies of the call's values
+	bt     []*Frame
+	hasBT  bool // the call had a backtrace detail, maybe of 0 frames
+	args   []Value
 }
 
 // NewCallReader detects the container of r, reads the header and returns a
@@ -130,6 +131,11 @@ func (c *CallReader) read() (*Call, error) {
 			s := c.slot()
 			s.enter(ev)
 			c.pending = append(c.pending, s)
+			if s.shares {
+				// The call keeps large strings where they are, in the
+				// window: the Reader must not read over them.
+				c.r.given = true
+			}
 			continue
 		}
 		k := len(c.pending) - 1
@@ -296,6 +302,7 @@ func (c *CallReader) slot() *slot {
 func (s *slot) enter(ev *Event) {
 	s.store.nodes = s.store.nodes[:0]
 	s.store.bytes = s.store.bytes[:0]
+	s.store.share, s.store.kept = true, false
 	s.bt = s.bt[:0]
 	s.hasBT = ev.Backtrace != nil
 	s.bt = append(s.bt, ev.Backtrace...)
@@ -325,7 +332,7 @@ func (s *slot) leave(ev *Event) {
 // add copies the event's argument and return values into the slot's own
 // storage.
 func (s *slot) add(ev *Event) {
-	var need cloner
+	need := cloner{share: true}
 	for k := range ev.Args {
 		need.count(&ev.Args[k].Value)
 	}
@@ -345,6 +352,7 @@ func (s *slot) add(ev *Event) {
 		s.call.Ret = st.value(ev.Ret)
 	}
 	s.call.Args = s.args
+	s.shares = s.store.kept
 	if s.hasBT {
 		if s.bt == nil {
 			s.bt = make([]*Frame, 0, 8)
@@ -358,7 +366,7 @@ func (s *slot) add(ev *Event) {
 // grow moves the slot's values into buffers with room for nn more nodes and
 // nb more bytes. The old buffers are left to the values copied from them.
 func (s *slot) grow(nn, nb int) {
-	var old cloner
+	old := cloner{share: true}
 	for k := range s.args {
 		old.count(&s.args[k])
 	}
@@ -366,6 +374,7 @@ func (s *slot) grow(nn, nb int) {
 	s.store = cloner{
 		nodes: make([]Value, 0, 2*(old.nn+nn)+16),
 		bytes: make([]byte, 0, 2*(old.nb+nb)+64),
+		share: true,
 	}
 	for k := range s.args {
 		s.args[k] = s.store.value(s.args[k])

@@ -72,6 +72,9 @@ func (r *Reader) Seek(p Position) error {
 		return err
 	}
 	r.buf = r.buf[:0]
+	if r.given {
+		r.buf, r.given = nil, false
+	}
 	r.pos = 0
 	r.base = p.Offset - int64(p.InChunk)
 	r.chunks = r.chunks[:0]

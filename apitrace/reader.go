@@ -88,7 +88,10 @@ type Reader struct {
 	// need is how many bytes from the current event's start the window
 	// must hold before the event is parsed again (0: not known), so that
 	// a large string or array is waited for in one growth of the window.
-	need  int
+	need int
+	// given says that a CallReader's pending call keeps strings in the
+	// window: it is not read over, but left to the call.
+	given bool
 	args  []Arg
 	bt    []*Frame
 	hasBT bool
@@ -183,6 +186,9 @@ func (r *Reader) Reset(in io.Reader) error {
 	r.hdr = Header{}
 	r.err = nil
 	r.buf = r.buf[:0]
+	if r.given {
+		r.buf, r.given = nil, false
+	}
 	r.pos = 0
 	r.base = 0
 	r.need = 0
@@ -335,8 +341,16 @@ func (r *Reader) refill() bool {
 		return false
 	}
 	if r.pos > 0 {
-		n := copy(r.buf, r.buf[r.pos:])
-		r.buf = r.buf[:n]
+		if r.given {
+			// A pending call keeps strings in this window: what is
+			// left of it moves to a new one.
+			nb := make([]byte, len(r.buf)-r.pos, len(r.buf)-r.pos+refillSlack)
+			copy(nb, r.buf[r.pos:])
+			r.buf, r.given = nb, false
+		} else {
+			n := copy(r.buf, r.buf[r.pos:])
+			r.buf = r.buf[:n]
+		}
 		r.base += int64(r.pos)
 		r.pos = 0
 		// Keep only the chunk spans that cover the window.

@@ -479,10 +479,23 @@ type cloner struct {
 	nn, nb int
 	nodes  []Value
 	bytes  []byte
+	// share keeps strings and blobs of shareMin bytes or more where they
+	// are instead of copying them: a CallReader's pending call shares
+	// them with a window the Reader then leaves alone.
+	share bool
+	kept  bool // value kept a string or blob where it was
 }
 
+// shareMin is the size from which a pending call shares a string or blob
+// with the Reader's window rather than copying it.
+const shareMin = 1 << 20
+
+func (c *cloner) shared(v *Value) bool { return c.share && len(v.Data) >= shareMin }
+
 func (c *cloner) count(v *Value) {
-	c.nb += len(v.Data)
+	if !c.shared(v) {
+		c.nb += len(v.Data)
+	}
 	c.nn += len(v.Elems)
 	for i := range v.Elems {
 		c.count(&v.Elems[i])
@@ -490,7 +503,9 @@ func (c *cloner) count(v *Value) {
 }
 
 func (c *cloner) value(v Value) Value {
-	if v.Data != nil {
+	if c.shared(&v) {
+		c.kept = true
+	} else if v.Data != nil {
 		start := len(c.bytes)
 		c.bytes = append(c.bytes, v.Data...)
 		v.Data = c.bytes[start:len(c.bytes):len(c.bytes)]

@@ -138,6 +138,21 @@ func main() {
 	s.call(0, 0, true, func() { s.bigString(64 << 20) })
 	write("string-64m.trace", brotli(s))
 
+	// Call 0 with a 64 MiB string, left after call 1 on another thread
+	// entered and left: call 0 is pending while call 1 is read.
+	s = newStream()
+	s.b = append(s.b, 0, 0, 0) // enter call 0, thread 0, function 0
+	s.str("f")
+	s.uint(1)
+	s.str("a")
+	s.b = append(s.b, 1, 0)
+	s.bigString(64 << 20)
+	s.b = append(s.b, 0)
+	s.b = append(s.b, 0, 1, 0, 1, 0, 4, 7, 0) // enter call 1, thread 1: a = 7
+	s.b = append(s.b, 1, 1, 0)                // leave call 1
+	s.b = append(s.b, 1, 0, 0)                // leave call 0
+	write("string-pending.trace", brotli(s))
+
 	// A call whose string says 255 MiB and holds 1 KiB: the stream ends.
 	s = newStream()
 	s.b = append(s.b, 0, 0, 0)
