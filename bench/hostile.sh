@@ -23,7 +23,7 @@ measure() {
 med() { sort -g | awk '{a[NR]=$1} END {m=(NR%2)?a[(NR+1)/2]:(a[NR/2]+a[NR/2+1])/2; printf "%s", m}'; }
 printf '%s, %s cores, load %s\n' "$(date -u '+%Y-%m-%d %H:%M UTC')" "$(nproc)" "$(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%-22s %-18s %8s %10s\n' trace command "CPU s" "peak MB"
-for f in apitrace/testdata/hostile/{array-1m,array-over,string-64m}.trace; do
+for f in apitrace/testdata/hostile/{array-1m,array-over,string-64m,string-pending,string-cut}.trace; do
 	declare -A cpu=() rss=()
 	cmds=(ours peer)
 	[ -n "$old" ] && cmds+=(before)
