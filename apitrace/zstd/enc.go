@@ -42,6 +42,9 @@ type Encoder struct {
 	steps  [][2]int32
 	saveA  []int32 // the tables before a first pass
 	saveB  []int32
+	tabC   []int32 // the optimal parser's chains of 8-byte prefixes
+	tabD   []int32
+	cands  [][2]int32 // offset and length of a position's match candidates
 
 	// The block being built.
 	seqs     []seq

@@ -109,6 +109,10 @@ func (e *Encoder) resetMatcher(n int) {
 	if e.p.strat != stratFast {
 		e.tabB = resize(e.tabB, size(e.p.slog))
 	}
+	if e.p.strat == stratOpt {
+		e.tabC = resize(e.tabC, size(e.p.hlog))
+		e.tabD = resize(e.tabD, size(e.p.slog))
+	}
 	e.next = 0
 }
 
@@ -144,14 +148,14 @@ func (e *Encoder) findMatches(src []byte, bs, be int) {
 				e.prices.initPrices(src[bs:be])
 			}
 			rep, next := e.rep, e.next
-			e.saveA = append(e.saveA[:0], e.tabA...)
-			e.saveB = append(e.saveB[:0], e.tabB...)
+			e.saveA = append(append(e.saveA[:0], e.tabA...), e.tabC...)
+			e.saveB = append(append(e.saveB[:0], e.tabB...), e.tabD...)
 			a := e.opt(src, bs, be)
 			e.prices.update(e.seqs, append(e.lits, src[a:be]...))
 			e.seqs, e.lits = e.seqs[:0], e.lits[:0]
 			e.rep, e.next = rep, next
-			copy(e.tabA, e.saveA)
-			copy(e.tabB, e.saveB)
+			copy(e.tabC, e.saveA[copy(e.tabA, e.saveA):])
+			copy(e.tabD, e.saveB[copy(e.tabB, e.saveB):])
 		}
 		anchor = e.opt(src, bs, be)
 	}
@@ -292,10 +296,18 @@ func (e *Encoder) dfast(src []byte, bs, be int) int {
 func (e *Encoder) insertChain(src []byte, i int) {
 	head, chain := e.tabA, e.tabB
 	log, cmask := tabLog(head), len(chain)-1
+	long := e.p.strat == stratOpt
 	for p := e.next; p < i; p++ {
-		h := hashAt(load64(src, p), e.p.mml, log)
+		u := load64(src, p)
+		h := hashAt(u, e.p.mml, log)
 		chain[p&cmask] = head[h]
 		head[h] = int32(p)
+		if long {
+			// The optimal parser's second chains, of 8-byte prefixes.
+			h = hashAt(u, 8, log)
+			e.tabD[p&cmask] = e.tabC[h]
+			e.tabC[h] = int32(p)
+		}
 	}
 	e.next = max(e.next, i)
 }

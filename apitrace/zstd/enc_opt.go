@@ -3,6 +3,7 @@ package zstd
 import (
 	"math"
 	"math/bits"
+	"slices"
 )
 
 // The optimal parser of the strongest levels: for each block, the
@@ -103,7 +104,6 @@ func (p *optPrices) offPrice(off uint32, ll int, rep [3]uint32) (int32, [3]uint3
 // the anchor of the block's last literals.
 func (e *Encoder) opt(src []byte, bs, be int) int {
 	head, chain := e.tabA, e.tabB
-	hlog := tabLog(head)
 	cmask := len(chain) - 1
 	mml := e.p.mml
 	win := min(1<<e.p.wlog, len(chain))
@@ -166,23 +166,44 @@ func (e *Encoder) opt(src []byte, bs, be int) int {
 				relax(off, l)
 			}
 		}
+		// The chains' candidates, short prefixes (the nearest) and 8-byte
+		// ones (reaching further back among common prefixes), relaxed by
+		// increasing offset, so each length is priced at the nearest
+		// offset reaching it.
 		low := max(i-win, 0)
-		c := int(head[hashAt(load64(src, i), mml, hlog)])
-		for d := e.p.depth; d > 0 && c >= low && c < i; d-- {
-			if i+best < be && src[c+best] == src[i+best] && (load32(src, c)^load32(src, i))&0xffffff == 0 {
-				if l := 3 + matchLen(src, i+3, c+3, be); l > best {
-					relax(i-c, l)
-					if i+l >= be || l >= e.p.target {
-						break
+		u := load64(src, i)
+		cands := e.cands[:0]
+		walk := func(head, chain []int32, n int, depth int) {
+			// Along a chain offsets grow: a candidate no longer than
+			// the ones before it (or the repeat offsets') is no use.
+			lb := best
+			c := int(head[hashAt(u, n, tabLog(head))])
+			for d := depth; d > 0 && c >= low && c < i; d-- {
+				if i+lb < be && src[c+lb] == src[i+lb] && (load64(src, c)^u)<<(64-8*uint(n)) == 0 {
+					if l := n + matchLen(src, i+n, c+n, be); l > lb {
+						cands = append(cands, [2]int32{int32(i - c), int32(l)})
+						lb = l
+						if i+l >= be || l >= e.p.target {
+							break
+						}
 					}
 				}
+				next := int(chain[c&cmask])
+				if next >= c {
+					break
+				}
+				c = next
 			}
-			next := int(chain[c&cmask])
-			if next >= c {
-				break
-			}
-			c = next
 		}
+		walk(head, chain, mml, max(e.p.depth/8, 4))
+		if i+8 <= be {
+			walk(e.tabC, e.tabD, 8, e.p.depth)
+		}
+		slices.SortFunc(cands, func(a, b [2]int32) int { return int(a[0] - b[0]) })
+		for _, c := range cands {
+			relax(int(c[0]), int(c[1]))
+		}
+		e.cands = cands
 		if best >= e.p.target {
 			// A long match is taken as it is: the positions it covers
 			// are not searched.
