@@ -41,6 +41,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/tracefmt/tracefmt/gotraceraw"
 	"github.com/tracefmt/tracefmt/gotraceraw/parsed"
 	"github.com/tracefmt/tracefmt/internal/pprof"
 )
@@ -270,6 +271,10 @@ func (p *Profile) Add(ev *parsed.Event) {
 	}
 	if ev.Kind != parsed.KindStateTransition {
 		return
+	}
+	switch ev.Type {
+	case gotraceraw.EvProcStart, gotraceraw.EvProcStop, gotraceraw.EvProcSteal, gotraceraw.EvProcStatus:
+		return // a P's, told without building the transition
 	}
 	st := ev.StateTransition()
 	if st.Resource.Kind != parsed.ResourceGoroutine {
