@@ -32,9 +32,9 @@ type Encoder struct {
 	p     params
 
 	// Match finder state, reset per frame.
-	tabA, tabB []int32   // hash tables: fast's, dfast's long and short, lazy's heads
+	tabA, tabB []int32   // fast: A; dfast: long and short; lazy and opt: chain heads and links
 	rep        [3]uint32 // the repeat offsets, as the decoder will have them
-	next       int       // lazy: the first position not in the chains
+	next       int       // lazy and opt: the first position not in the chains
 
 	// The optimal parser's state.
 	prices optPrices

@@ -30,7 +30,8 @@ type optPrices struct {
 	of  [maxOFSymbol + 1]int32
 }
 
-// symPrice is -log2 of (count+1)/(total+n), in 1/256 bits.
+// setPrices sets the price of each symbol of count: -log2 of
+// (count+1)/(total+n), in 1/256 bits.
 func setPrices(dst []int32, count []uint32) {
 	total := float64(len(count))
 	for _, c := range count {
