@@ -110,3 +110,27 @@ func TestValidatorErrors(t *testing.T) {
 		t.Fatalf("version 7: %v", err)
 	}
 }
+
+// TestValidatorAllocs checks that validating costs no allocation per
+// event: a trace of 18 k events is validated with a few allocations per
+// generation.
+func TestValidatorAllocs(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "allocfree.trace"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, gens := generations(t, data)
+	events := checkInvariants(t, data)
+	allocs := testing.AllocsPerRun(5, func() {
+		val := NewValidator(v)
+		for _, g := range gens {
+			if err := val.Generation(g); err != nil {
+				t.Fatal(err)
+			}
+		}
+	})
+	if allocs > float64(events)/50 {
+		t.Errorf("%.0f allocations to validate %d events in %d generations", allocs, events, len(gens))
+	}
+	t.Logf("%.0f allocations to validate %d events in %d generations", allocs, events, len(gens))
+}
