@@ -40,7 +40,10 @@
 // Read returns and every slice in it (Args, Data, Widths) belong to the
 // reader and stay valid until the next Read or Reset; Event.Clone makes a
 // copy to keep. Reset reuses every buffer for another trace. Readers,
-// writers and events are not safe for concurrent use.
+// writers and events are not safe for concurrent use. Reader.ReadBatch
+// reads a whole batch instead, its events left as bytes, framed as Go's
+// parser frames it; the ordered, checked events are package
+// gotraceraw/parsed's.
 //
 // The text this package prints for a binary trace is byte for byte
 // "Trace Go1.NN" and then what `go tool trace -d=wire` prints (checked on
