@@ -58,6 +58,9 @@
 // Strings may hold NUL bytes; apitrace dump prints them up to the first,
 // as Dumper does.
 //
+// Profile counts calls into a pprof profile: per function, and per
+// backtrace where the trace records them.
+//
 // # Versions and containers
 //
 // Stream versions 0 to 6 are read and written (Header says what each

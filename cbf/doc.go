@@ -53,6 +53,9 @@
 // ImageMap.Lookup finds the image holding an address; it needs the images
 // in increasing order of base, as Swift writes them.
 //
+// Profile counts backtraces into a pprof profile, with an image map as its
+// mappings.
+//
 // # Strict
 //
 // By default the Reader decodes what Swift's decoder decodes: an error

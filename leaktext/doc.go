@@ -25,7 +25,8 @@
 // (-c, -s), FilterContext (-C), FilterResources (-R), TrimBacktraces (-b),
 // LeakSums (the "# Resource -" summary); PostProcess writes the result as
 // the tool does. AddressMap finds the module holding an address;
-// ParseResolved takes a resolved frame apart.
+// ParseResolved takes a resolved frame apart. Profile turns what leaked
+// into a heap profile for go tool pprof, streaming.
 //
 // # Versions and producers
 //

@@ -21,6 +21,10 @@
 //   - Tasks: user tasks as async spans; Regions: a track per goroutine
 //     with its user regions, nested.
 //
+// The JSON is about forty times the size of the trace (a busy program's),
+// more than a browser takes in for a long trace: cut a large trace first
+// (gotracefilter -gens, -from and -to keep whole generations).
+//
 // Every span that begins ends: what is still open when the trace ends is
 // closed at the trace's last timestamp, and an end whose begin came before
 // the trace (a task or region already open) is left out. Times are
