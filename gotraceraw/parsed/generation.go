@@ -60,7 +60,7 @@ type generation struct {
 	stkPCs   []uint64
 	stkSeen  map[uint64]int
 	pcs      map[uint64]pcFrame
-	expData  []byte
+	expData  []byte // the experimental batches' data, which Sync events give out
 }
 
 // pcFrame is what a generation says of a PC, the first time it says it:
@@ -86,7 +86,7 @@ func (g *generation) reset(gen uint64) {
 		chunks: g.chunks, batches: g.batches[:0], threads: g.threads[:0], mIndex: g.mIndex,
 		samples: g.samples[:0], strBytes: g.strBytes[:0], strIDs: g.strIDs[:0], strEnds: g.strEnds[:0],
 		strSeen: g.strSeen, stkIDs: g.stkIDs[:0], stkEnds: g.stkEnds[:0], stkPCs: g.stkPCs[:0],
-		stkSeen: g.stkSeen, pcs: g.pcs, expData: g.expData[:0],
+		stkSeen: g.stkSeen, pcs: g.pcs, // expData is the tables', new each time
 	}
 	for i := range g.chunks {
 		g.chunks[i] = g.chunks[i][:0]

@@ -28,11 +28,12 @@ const DefaultMaxGenerationSize = 1 << 30
 // it, Read returns ErrNotOpen.
 type Reader struct {
 	// MaxGenerationSize limits the bytes of one generation, which the
-	// Reader holds whole; 0 means DefaultMaxGenerationSize.
+	// Reader holds whole; 0 means DefaultMaxGenerationSize. Set it before
+	// the first Read.
 	MaxGenerationSize int64
 	// Strict also refuses what Go's parser takes but no runtime writes:
-	// event types newer than the trace's version, experiments other than
-	// AllocFree.
+	// ExperimentalBatches in Go1.22 traces, experiments other than
+	// AllocFree. Set it before the first Read.
 	Strict bool
 
 	raw gotraceraw.Reader
@@ -131,6 +132,8 @@ func (r *Reader) Read() (*Event, error) {
 		r.err = ErrNotOpen
 		return nil, r.err
 	}
+	// The settings may change until the first Read.
+	r.s.strict, r.s.maxGen = r.Strict, limitOr(r.MaxGenerationSize, DefaultMaxGenerationSize)
 	if err := r.s.next(&r.raw, &r.ev); err != nil {
 		r.err = err
 		return nil, err

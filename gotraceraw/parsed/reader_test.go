@@ -17,6 +17,7 @@ import (
 
 	"github.com/tracefmt/tracefmt/gotraceraw"
 	"github.com/tracefmt/tracefmt/internal/testutil"
+	"github.com/tracefmt/tracefmt/varint"
 )
 
 // TestFixtures compares our text with `go tool trace -d=parsed` on the
@@ -372,5 +373,78 @@ func TestStrict(t *testing.T) {
 		if !errors.Is(err, ErrGeneration) {
 			t.Errorf("experiment %d, Strict: %v, want ErrGeneration", exp, err)
 		}
+	}
+}
+
+// TestCloneKeeps checks that a cloned event stays whole after the Reader
+// moves on to other generations: its strings, stacks and a Sync's
+// experimental batches.
+func TestCloneKeeps(t *testing.T) {
+	// gcgens's three generations, each given an experimental batch
+	// of its own data.
+	orig, err := os.ReadFile(filepath.Join("..", "testdata", "gcgens.trace"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, gens := generations(t, orig)
+	data := header(v)
+	trace := data[:]
+	for i, g := range gens {
+		first := batchSpans(t, v, g)[0]
+		h := header(v)
+		rr, err := gotraceraw.NewReader(bytes.NewReader(append(h[:], g[first[0]:first[1]]...)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := rr.ReadBatch()
+		if err != nil {
+			t.Fatal(err)
+		}
+		batch := append([]byte{byte(gotraceraw.EvExperimentalBatch), 1}, varint.Append(nil, b.Gen)...)
+		batch = append(batch, 0, 1, 3, 'x', 'y', byte('a'+i))
+		trace = append(append(trace, batch...), g...)
+	}
+	r, err := NewReader(bytes.NewReader(trace))
+	if err != nil {
+		t.Fatal(err)
+	}
+	type kept struct {
+		ev   *Event
+		text string
+		exp  [][]byte
+	}
+	var all []kept
+	for ev, err := range r.All() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ev.Kind == KindSync || len(all) < 50 {
+			k := kept{ev: ev.Clone(), text: ev.String()}
+			for _, b := range ev.Sync().ExperimentalBatches {
+				k.exp = append(k.exp, append([]byte(nil), b.Data...))
+			}
+			all = append(all, k)
+		}
+	}
+	syncsWithData := 0
+	for i, k := range all {
+		if got := k.ev.String(); got != k.text {
+			t.Fatalf("kept event %d: %q, was %q", i, got, k.text)
+		}
+		bs := k.ev.Sync().ExperimentalBatches
+		if len(bs) != len(k.exp) {
+			t.Fatalf("kept event %d: %d batches, was %d", i, len(bs), len(k.exp))
+		}
+		for j, b := range bs {
+			if !bytes.Equal(b.Data, k.exp[j]) {
+				t.Fatalf("kept event %d: batch %d changed", i, j)
+			}
+		}
+		if len(bs) > 0 {
+			syncsWithData++
+		}
+	}
+	if syncsWithData < 2 {
+		t.Fatalf("%d Syncs with experimental batches, want several generations' worth", syncsWithData)
 	}
 }
