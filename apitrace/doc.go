@@ -94,8 +94,11 @@
 //
 // Bad or cut-short input yields a *FormatError with the position in the
 // decompressed stream (and the chunk holding it), wrapping a sentinel or
-// io.ErrUnexpectedEOF; it prints "apitrace: offset N: ...". Errors are
-// sticky. io.EOF is returned only at an event boundary after a clean end
+// io.ErrUnexpectedEOF; it prints "apitrace: offset N: ...". A file that
+// is no trace is refused by NewReader with ErrHeader, whatever the
+// options: apitrace's formats are told by their container, so the error
+// is ErrContainer (in no container apitrace reads), which wraps
+// ErrHeader. Errors are sticky. io.EOF is returned only at an event boundary after a clean end
 // of the container. A trace cut short gives every complete event first
 // (see Reader.Read and CallReader.Read).
 //
