@@ -5,9 +5,10 @@
 //
 // A Profile takes the events of a trace as package parsed's Reader returns
 // them, one at a time, and writes a gzip-compressed profile.proto, which
-// go tool pprof reads. Memory grows with the distinct stacks and the
-// goroutines alive at one time, not with the trace: a trace of any length
-// converts in a few megabytes, where Go's tool holds every event.
+// go tool pprof reads. Its memory grows with the distinct stacks and the
+// goroutines alive at one time (and the IDs of cgo callbacks' goroutines),
+// not with the trace; the parsed Reader holds one generation. Go's tool
+// holds every event.
 //
 // # The rules, as Go's tool has them
 //
@@ -92,13 +93,13 @@ const maxFrames = 129
 type Profile struct {
 	Type Type
 
-	// stacks holds each stack's program counters; groups those that Go's
-	// tool takes for the same (see intern), with their sums: count and
-	// nanoseconds.
-	stacks *pprof.Tally
-	groups *pprof.Tally
-	// groupOf is the group of each stack; shown and shownAt are the
-	// stack a group is shown with, and when that stack's stretch ended.
+	// stacks holds each stack's program counters, groups the stacks
+	// Go's tool takes for one (see intern); groupOf is the group of each
+	// stack, sums each group's count and nanoseconds; shown and shownAt
+	// are the stack a group is shown with, and when that stack's
+	// stretch ended.
+	stacks  *pprof.Tally
+	groups  *pprof.Tally
 	groupOf []int
 	sums    []int64
 	shown   []int
