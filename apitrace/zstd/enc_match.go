@@ -312,40 +312,53 @@ func (e *Encoder) insertChain(src []byte, i int) {
 	e.next = max(e.next, i)
 }
 
+// walkChain visits the candidates at i of the chains (head, chain) of
+// n-byte prefixes, nearest first, that are longer than lb: accept says
+// whether a candidate becomes the one to beat. It stops after depth
+// candidates, at the window's start, or after a match that reaches end or
+// the target length.
+func (e *Encoder) walkChain(src []byte, head, chain []int32, i, n, depth, lb, end int, accept func(off, l int) bool) {
+	low := max(i-min(1<<e.p.wlog, len(chain)), 0)
+	cmask := len(chain) - 1
+	u := load64(src, i)
+	c := int(head[hashAt(u, n, tabLog(head))])
+	for d := depth; d > 0 && c >= low && c < i; d-- {
+		if i+lb < end && src[c+lb] == src[i+lb] && (load64(src, c)^u)<<(64-8*uint(n)) == 0 {
+			if l := n + matchLen(src, i+n, c+n, end); l > lb && accept(i-c, l) {
+				lb = l
+				if i+l >= end || l >= e.p.target {
+					break
+				}
+			}
+		}
+		next := int(chain[c&cmask])
+		if next >= c {
+			break
+		}
+		c = next
+	}
+}
+
 // lazy is the hash chain strategy: at each position the best of depth
 // candidates, then, before taking it, the next positions are tried for
 // a better one (a longer match, or as long with a nearer offset).
 func (e *Encoder) lazy(src []byte, bs, be int) int {
 	head, chain := e.tabA, e.tabB
-	hlog := tabLog(head)
-	cmask := len(chain) - 1
 	mml := e.p.mml
-	win := min(1<<e.p.wlog, len(chain))
 	anchor, ip := bs, bs
 	lim := be - 8
 	// best returns the longest match at i (length, offset).
 	best := func(i int) (int, int) {
 		e.insertChain(src, i)
 		bl, bo := 0, 0
-		low := max(i-win, 0)
-		cur := load32(src, i)
-		c := int(head[hashAt(load64(src, i), mml, hlog)])
-		for n := e.p.depth; n > 0 && c >= low && c < i; n-- {
-			if load32(src, c) == cur && src[c+bl] == src[i+bl] {
-				// Longer, unless the offset's extra bits eat the gain.
-				if l := 4 + matchLen(src, i+4, c+4, be); l > bl && 4*(l-bl) > bits.Len(uint(i-c+3))-bits.Len(uint(bo+3)) {
-					bl, bo = l, i-c
-					if i+l >= be || l >= e.p.target {
-						break
-					}
-				}
+		e.walkChain(src, head, chain, i, mml, e.p.depth, 0, be, func(off, l int) bool {
+			// Longer, unless the offset's extra bits eat the gain.
+			if 4*(l-bl) <= bits.Len(uint(off+3))-bits.Len(uint(bo+3)) {
+				return false
 			}
-			next := int(chain[c&cmask])
-			if next >= c {
-				break
-			}
-			c = next
-		}
+			bl, bo = l, off
+			return true
+		})
 		if bl < mml {
 			return 0, 0
 		}

@@ -105,7 +105,6 @@ func (p *optPrices) offPrice(off uint32, ll int, rep [3]uint32) (int32, [3]uint3
 // the anchor of the block's last literals.
 func (e *Encoder) opt(src []byte, bs, be int) int {
 	head, chain := e.tabA, e.tabB
-	cmask := len(chain) - 1
 	mml := e.p.mml
 	win := min(1<<e.p.wlog, len(chain))
 	lim := be - 8
@@ -171,30 +170,14 @@ func (e *Encoder) opt(src []byte, bs, be int) int {
 		// ones (reaching further back among common prefixes), relaxed by
 		// increasing offset, so each length is priced at the nearest
 		// offset reaching it.
-		low := max(i-win, 0)
-		u := load64(src, i)
 		cands := e.cands[:0]
-		walk := func(head, chain []int32, n int, depth int) {
+		walk := func(head, chain []int32, n, depth int) {
 			// Along a chain offsets grow: a candidate no longer than
 			// the ones before it (or the repeat offsets') is no use.
-			lb := best
-			c := int(head[hashAt(u, n, tabLog(head))])
-			for d := depth; d > 0 && c >= low && c < i; d-- {
-				if i+lb < be && src[c+lb] == src[i+lb] && (load64(src, c)^u)<<(64-8*uint(n)) == 0 {
-					if l := n + matchLen(src, i+n, c+n, be); l > lb {
-						cands = append(cands, [2]int32{int32(i - c), int32(l)})
-						lb = l
-						if i+l >= be || l >= e.p.target {
-							break
-						}
-					}
-				}
-				next := int(chain[c&cmask])
-				if next >= c {
-					break
-				}
-				c = next
-			}
+			e.walkChain(src, head, chain, i, n, depth, best, be, func(off, l int) bool {
+				cands = append(cands, [2]int32{int32(off), int32(l)})
+				return true
+			})
 		}
 		walk(head, chain, mml, max(e.p.depth/8, 4))
 		if i+8 <= be {
