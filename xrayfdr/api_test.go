@@ -356,5 +356,6 @@ func TestNilArguments(t *testing.T) {
 			"Writer.Write":   {rec},
 		},
 		AllowNil: []string{"FormatError.Unwrap", "SyntaxError.Unwrap"},
+		NotOpen:  ErrNotOpen,
 	})
 }

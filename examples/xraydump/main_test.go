@@ -129,7 +129,7 @@ func TestSubcommands(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"extract", "/etc/passwd"}, 1, "xraydump: /etc/passwd: xrayfdr: line 1: not an ELF object"},
+		{[]string{"extract", "/etc/passwd"}, 1, "xraydump: /etc/passwd: instrmap: line 1: not an ELF object"},
 		{[]string{"convert", "--output-format=yaml", "--instr_map=/etc/passwd", log}, 1, "/etc/passwd"},
 		{[]string{"convert", log}, 2, "--output-format"},
 		{[]string{"convert", "--output-format=raw", log}, 2, "not supported"},

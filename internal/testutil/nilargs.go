@@ -1,6 +1,7 @@
 package testutil
 
 import (
+	"errors"
 	"fmt"
 	"go/ast"
 	"go/parser"
@@ -41,6 +42,11 @@ type API struct {
 	// arguments, as regexp.MustCompile does (Must...): they are not
 	// called.
 	MayPanic []string
+	// NotOpen, when set, is the package's ErrNotOpen: a function or
+	// method given a nil io.Reader, io.ReaderAt or io.Writer (an
+	// interface with a Read, ReadAt or Write method) must return an
+	// error wrapping it.
+	NotOpen error
 }
 
 // CheckNilArgs calls every exported function and method of a package with
@@ -56,8 +62,11 @@ type API struct {
 // does not list, so that a new one cannot escape the check.
 //
 // A nil io.Reader or io.Writer is refused as NewReader(nil) refuses it,
-// with the package's ErrNotOpen; a nil record or value with a clear error;
-// a method of a nil value gives the zero result (Clone returns nil).
+// with the package's ErrNotOpen (checked when api.NotOpen is set); a nil
+// record or value with a clear error; a method of a nil value gives the
+// zero result (Clone returns nil). An error that reads as a recovered
+// runtime panic ("runtime error: …") fails too: recovering from a nil
+// dereference hides the mistake behind a message about the input.
 func CheckNilArgs(t *testing.T, api API) {
 	t.Helper()
 	dir := api.Dir
@@ -90,9 +99,9 @@ func CheckNilArgs(t *testing.T, api API) {
 			continue
 		}
 		f := reflect.ValueOf(api.Funcs[name])
-		checkCall(t, name, f, zeroArgs(f.Type(), 0), allow(name))
+		checkCall(t, name, f, zeroArgs(f.Type(), 0), allow(name), api.NotOpen)
 		if s, ok := api.Samples[name]; ok {
-			checkSample(t, name, f, s, allow(name))
+			checkSample(t, name, f, s, allow(name), api.NotOpen)
 		}
 	}
 	for _, v := range api.Types {
@@ -112,7 +121,7 @@ func CheckNilArgs(t *testing.T, api API) {
 			}
 			name := "nil *" + tname + "." + m.Name
 			recv := reflect.Zero(rt)
-			checkCall(t, name, recv.Method(i), zeroArgs(m.Type, 1), allow(tname+"."+m.Name))
+			checkCall(t, name, recv.Method(i), zeroArgs(m.Type, 1), allow(tname+"."+m.Name), api.NotOpen)
 		}
 	}
 	for _, v := range api.Open {
@@ -125,9 +134,9 @@ func CheckNilArgs(t *testing.T, api API) {
 			if strings.HasPrefix(m.Name, "Reset") {
 				continue // resetting to nil would leave the receiver closed for the next methods
 			}
-			checkCall(t, "open "+name, rv.Method(i), zeroArgs(m.Type, 1), true)
+			checkCall(t, "open "+name, rv.Method(i), zeroArgs(m.Type, 1), true, api.NotOpen)
 			if s, ok := api.Samples[name]; ok {
-				checkSample(t, name, rv.Method(i), s, allow(name))
+				checkSample(t, name, rv.Method(i), s, allow(name), api.NotOpen)
 			}
 		}
 	}
@@ -181,7 +190,7 @@ func nillable(k reflect.Kind) bool {
 
 // checkSample calls f with sample, then with each nillable argument of it
 // set to nil in turn.
-func checkSample(t *testing.T, name string, f reflect.Value, sample []any, allowNil bool) {
+func checkSample(t *testing.T, name string, f reflect.Value, sample []any, allowNil bool, notOpen error) {
 	t.Helper()
 	ft := f.Type()
 	args := make([]reflect.Value, len(sample))
@@ -198,19 +207,23 @@ func checkSample(t *testing.T, name string, f reflect.Value, sample []any, allow
 		}
 		call := slices.Clone(args)
 		call[i] = reflect.Zero(ft.In(i))
-		checkCall(t, fmt.Sprintf("%s (argument %d nil)", name, i+1), f, call, allowNil)
+		checkCall(t, fmt.Sprintf("%s (argument %d nil)", name, i+1), f, call, allowNil, notOpen)
 	}
 }
 
 // checkCall calls f with args: it must not panic, and when an argument (or
 // the receiver: a name starting "nil ") is a nil pointer or interface it
-// must return an error if it has an error result, unless allowNil.
-func checkCall(t *testing.T, name string, f reflect.Value, args []reflect.Value, allowNil bool) {
+// must return an error if it has an error result, unless allowNil; given
+// a nil stream (see isStreamArg) that error must wrap notOpen, when set.
+// No error it returns may be a recovered runtime panic.
+func checkCall(t *testing.T, name string, f reflect.Value, args []reflect.Value, allowNil bool, notOpen error) {
 	t.Helper()
 	hasNil := strings.HasPrefix(name, "nil ")
+	nilStream := false
 	for _, a := range args {
 		if nillable(a.Kind()) && a.IsNil() {
 			hasNil = true
+			nilStream = nilStream || isStreamArg(a.Type())
 		}
 	}
 	out, panicked := callGuarded(f, args)
@@ -220,10 +233,38 @@ func checkCall(t *testing.T, name string, f reflect.Value, args []reflect.Value,
 	}
 	errType := reflect.TypeFor[error]()
 	for _, o := range out {
-		if o.Type() == errType && o.IsNil() && hasNil && !allowNil {
-			t.Errorf("%s, called with nil arguments, returns a nil error", name)
+		if o.Type() != errType {
+			continue
+		}
+		if o.IsNil() {
+			if hasNil && !allowNil {
+				t.Errorf("%s, called with nil arguments, returns a nil error", name)
+			}
+			continue
+		}
+		err := o.Interface().(error)
+		if msg := err.Error(); strings.Contains(msg, "runtime error") {
+			t.Errorf("%s, called with nil and zero arguments, recovers a panic: %v", name, err)
+		}
+		if nilStream && notOpen != nil && !errors.Is(err, notOpen) {
+			t.Errorf("%s, given a nil reader or writer, returns %q, want an error wrapping %q", name, err, notOpen)
 		}
 	}
+}
+
+// isStreamArg reports whether an argument of type at is an io.Reader,
+// io.ReaderAt or io.Writer: an interface with a Read, ReadAt or Write
+// method.
+func isStreamArg(at reflect.Type) bool {
+	if at.Kind() != reflect.Interface {
+		return false
+	}
+	for _, m := range []string{"Read", "ReadAt", "Write"} {
+		if _, ok := at.MethodByName(m); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // exportedDecls lists the exported functions and types that the package

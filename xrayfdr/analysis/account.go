@@ -301,7 +301,7 @@ func (a *Account) sortedStats(f AccountFormat) ([]FuncStats, error) {
 		key = func(s *FuncStats) float64 { return s.Sum }
 	case "func":
 	default:
-		return nil, fmt.Errorf("xrayfdr: unknown sort field %q", f.Sort)
+		return nil, fmt.Errorf("analysis: unknown sort field %q", f.Sort)
 	}
 	if key != nil {
 		if f.Descending {
@@ -320,7 +320,7 @@ func (a *Account) sortedStats(f AccountFormat) ([]FuncStats, error) {
 // functions with m (nil: "#id"), as llvm-xray's symbolizer does.
 func (a *Account) WriteText(w io.Writer, m *instrmap.Map, f AccountFormat) error {
 	if w == nil {
-		return errNilWriter
+		return ErrNotOpen
 	}
 	rows, err := a.sortedStats(f)
 	if err != nil {
@@ -359,7 +359,7 @@ func (a *Account) WriteText(w io.Writer, m *instrmap.Map, f AccountFormat) error
 // WriteCSV prints the figures as llvm-xray account --format=csv does.
 func (a *Account) WriteCSV(w io.Writer, m *instrmap.Map, f AccountFormat) error {
 	if w == nil {
-		return errNilWriter
+		return ErrNotOpen
 	}
 	rows, err := a.sortedStats(f)
 	if err != nil {

@@ -11,15 +11,17 @@ import (
 var (
 	// ErrNoEntry means a function exit with no matching entry on its
 	// thread's call stack (its entry was lost, or never written).
-	ErrNoEntry = errors.New("xrayfdr: exit with no matching entry")
+	ErrNoEntry = errors.New("analysis: exit with no matching entry")
 	// ErrTimeOrder means a record earlier than the first record of its
 	// thread (a clock that went backwards).
-	ErrTimeOrder = errors.New("xrayfdr: record before the first record of its thread")
+	ErrTimeOrder = errors.New("analysis: record before the first record of its thread")
 	// ErrNoCalls means a log in which no function call was completed.
-	ErrNoCalls = errors.New("xrayfdr: no instrumented calls were accounted in the input")
+	ErrNoCalls = errors.New("analysis: no instrumented calls were accounted in the input")
+	// ErrNotOpen means a nil writer (or trace) given to a function that
+	// writes.
+	ErrNotOpen = errors.New("analysis: not open")
 
-	errNilEvent  = errors.New("xrayfdr: nil event")
-	errNilWriter = errors.New("xrayfdr: nil writer")
+	errNilEvent = errors.New("analysis: nil event")
 )
 
 // CallError reports a record an analysis cannot account for. With
@@ -38,9 +40,9 @@ func (e *CallError) Error() string {
 		return "<nil>"
 	}
 	if e.Err == nil {
-		return "xrayfdr: call error"
+		return "analysis: call error"
 	}
-	return "xrayfdr: thread " + strconv.FormatUint(uint64(e.Event.TID), 10) +
+	return "analysis: thread " + strconv.FormatUint(uint64(e.Event.TID), 10) +
 		": " + e.Event.Kind.String() + " of function " + strconv.Itoa(int(e.Event.FuncID)) +
 		" at tsc " + strconv.FormatUint(e.Event.TSC, 10) + ": " + trimPkg(e.Err.Error())
 }
@@ -54,10 +56,10 @@ func (e *CallError) Unwrap() error {
 
 // errNilFunc is what a function given a nil callback returns: a caller's
 // mistake, not bad input.
-var errNilFunc = errors.New("xrayfdr: nil function argument")
+var errNilFunc = errors.New("analysis: nil function argument")
 
 func trimPkg(s string) string {
-	const p = "xrayfdr: "
+	const p = "analysis: "
 	if len(s) >= len(p) && s[:len(p)] == p {
 		return s[len(p):]
 	}

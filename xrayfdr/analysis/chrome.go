@@ -28,7 +28,7 @@ import (
 // function ids to names (see instrmap.Map.Names); ids without one show as "#id".
 func WriteChrome(w io.Writer, t *xrayfdr.Trace, names map[int32]string) error {
 	if w == nil || t == nil {
-		return xrayfdr.ErrNotOpen
+		return ErrNotOpen
 	}
 	h, evs := t.Header, t.Events
 	cw := chromejson.NewWriter(w)

@@ -326,11 +326,11 @@ func validField(f GraphField) bool {
 // does, naming functions with m.
 func (g *Graph) WriteDOT(w io.Writer, m *instrmap.Map, f GraphFormat) error {
 	if w == nil {
-		return errNilWriter
+		return ErrNotOpen
 	}
 	for _, x := range []GraphField{f.EdgeLabel, f.VertexLabel, f.EdgeColor, f.VertexColor} {
 		if !validField(x) {
-			return fmt.Errorf("xrayfdr: unknown graph field %q", x)
+			return fmt.Errorf("analysis: unknown graph field %q", x)
 		}
 	}
 	names := instrmap.NewNamer(m)

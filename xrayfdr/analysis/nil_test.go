@@ -40,5 +40,6 @@ func TestNilArguments(t *testing.T) {
 		},
 		// No names: ids are printed.
 		AllowNil: []string{"CallError.Unwrap", "WriteChrome"},
+		NotOpen:  ErrNotOpen,
 	})
 }

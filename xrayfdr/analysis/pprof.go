@@ -169,7 +169,7 @@ func ticksToNanos(t, freq uint64) int64 {
 // (demangled).
 func (p *Profile) WriteProfile(w io.Writer, m *instrmap.Map) error {
 	if w == nil {
-		return errNilWriter
+		return ErrNotOpen
 	}
 	self := pprof.ValueType{Type: "self", Unit: "nanoseconds"}
 	enc := pprof.NewEncoder(w, pprof.Header{

@@ -265,7 +265,7 @@ func (s *Stacks) rootOrder() []int {
 // --aggregate-threads from f).
 func (s *Stacks) WriteTop(w io.Writer, m *instrmap.Map, f StackFormat) error {
 	if w == nil {
-		return errNilWriter
+		return ErrNotOpen
 	}
 	names := instrmap.NewNamer(m)
 	bw := bufio.NewWriter(w)
@@ -394,7 +394,7 @@ func padRight(b, s []byte, w int) []byte {
 // WriteFoldedSelf for flame graphs.
 func (s *Stacks) WriteFlame(w io.Writer, m *instrmap.Map, f StackFormat) error {
 	if w == nil {
-		return errNilWriter
+		return ErrNotOpen
 	}
 	names := instrmap.NewNamer(m)
 	bw := bufio.NewWriter(w)
@@ -427,7 +427,7 @@ func (s *Stacks) WriteFlame(w io.Writer, m *instrmap.Map, f StackFormat) error {
 // left out.
 func (s *Stacks) WriteFoldedSelf(w io.Writer, m *instrmap.Map, f StackFormat) error {
 	if w == nil {
-		return errNilWriter
+		return ErrNotOpen
 	}
 	names := instrmap.NewNamer(m)
 	bw := bufio.NewWriter(w)

@@ -5,10 +5,9 @@
 // Open reads the map straight from an instrumented ELF executable, shared
 // object or relocatable object (x86-64 and AArch64; ReadELF), or from the
 // YAML llvm-xray extract writes (ReadYAML); anything else is ErrNotMap, a
-// damaged ELF object a *xrayfdr.FormatError wrapping ErrELF. Sleds,
-// relocations and function ids come out as llvm-xray 14 and 19 compute
-// them, and binaries with typed-event sleds, which llvm-xray 14 refuses,
-// are read.
+// damaged ELF object ErrELF. Sleds, relocations and function ids come out
+// as llvm-xray 14 and 19 compute them, and binaries with typed-event
+// sleds, which llvm-xray 14 refuses, are read.
 //
 // Map.Name names a function as llvm-xray's symbolizer does: the symbol
 // table (or the dynamic one) first, DWARF for addresses no symbol covers,
@@ -29,11 +28,12 @@
 //
 // Reading a map checks every size in the ELF object against the file's,
 // so memory stays in proportion to it; a YAML map's lines are at most
-// 1 MiB (longer: xrayfdr.ErrTooLarge).
+// 1 MiB (longer: ErrTooLarge).
 //
 // # Errors
 //
-// A damaged ELF object is a *xrayfdr.FormatError with the byte offset and
-// ErrELF, ErrMachine or ErrNoSection; a YAML map that cannot be read is a
-// *xrayfdr.SyntaxError with the line, wrapping ErrNotMap.
+// An ELF object whose map cannot be read is an error wrapping ErrELF,
+// ErrMachine or ErrNoSection, a *FormatError where a byte offset says
+// where; a YAML map that cannot be read is a *SyntaxError with the line,
+// wrapping ErrNotMap or ErrTooLarge. A nil reader or writer is ErrNotOpen.
 package instrmap

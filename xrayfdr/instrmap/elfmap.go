@@ -3,29 +3,9 @@ package instrmap
 import (
 	"debug/elf"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"io"
-
-	"github.com/tracefmt/tracefmt/xrayfdr"
 )
-
-// ErrNoSection means an ELF object without an xray_instr_map section.
-var ErrNoSection = errors.New("xrayfdr: no XRay instrumentation map (xray_instr_map section) in the ELF object")
-
-// ErrELF means an ELF object that cannot be read: tables or sections
-// outside the file, an instrumentation map that is not whole entries or
-// has a sled kind no LLVM writes.
-var ErrELF = errors.New("xrayfdr: malformed ELF object")
-
-// elfError is a *FormatError wrapping ErrELF, at file offset off.
-func elfError(off int64, format string, args ...any) error {
-	return &xrayfdr.FormatError{Offset: off, Err: fmt.Errorf("%w: "+format, append([]any{ErrELF}, args...)...)}
-}
-
-// ErrMachine means an ELF object for a machine whose instrumentation map
-// we do not read.
-var ErrMachine = errors.New("xrayfdr: instrumentation maps are read from little-endian 64-bit x86-64 and AArch64 ELF objects only")
 
 // ReadELF reads the instrumentation map of an ELF executable,
 // shared object or relocatable object of size bytes, as llvm-xray 14 reads
@@ -40,6 +20,9 @@ var ErrMachine = errors.New("xrayfdr: instrumentation maps are read from little-
 // is used (names are read when first asked for); sizes in it are checked
 // against size, so a hostile file costs memory in proportion to its size.
 func ReadELF(r io.ReaderAt, size int64) (m *Map, err error) {
+	if r == nil {
+		return nil, ErrNotOpen
+	}
 	return readELF(r, size, nil)
 }
 

@@ -62,7 +62,7 @@ func TestOpenInstrMapCut(t *testing.T) {
 			}
 			continue
 		}
-		var fe *xrayfdr.FormatError
+		var fe *FormatError
 		if !errors.As(err, &fe) && !errors.Is(err, ErrELF) && !errors.Is(err, ErrNoSection) {
 			t.Errorf("cut at %d: %v", n, err)
 		}

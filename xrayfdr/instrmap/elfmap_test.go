@@ -275,7 +275,7 @@ func TestHostileELF(t *testing.T) {
 		runtime.ReadMemStats(&before)
 		_, err := ReadELF(bytes.NewReader(data), int64(len(data)))
 		runtime.ReadMemStats(&after)
-		var fe *xrayfdr.FormatError
+		var fe *FormatError
 		if !errors.Is(err, ErrELF) || !errors.As(err, &fe) {
 			t.Errorf("%s: %v, want a *FormatError wrapping ErrELF", c.name, err)
 		}

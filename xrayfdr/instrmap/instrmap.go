@@ -113,7 +113,7 @@ func (m *Map) Names(demangle bool) map[int32]string {
 // sled, with function names (Name) when symbolize is set.
 func (m *Map) WriteYAML(w io.Writer, symbolize, demangle bool) error {
 	if m == nil || w == nil {
-		return xrayfdr.ErrNotOpen
+		return ErrNotOpen
 	}
 	if len(m.Sleds) == 0 {
 		_, err := io.WriteString(w, "---\n[]\n...\n")
@@ -122,7 +122,7 @@ func (m *Map) WriteYAML(w io.Writer, symbolize, demangle bool) error {
 	// Lines go straight into the caller's buffered writer when it is one.
 	bw, theirs := w.(*bufio.Writer)
 	if theirs && bw == nil {
-		return xrayfdr.ErrNotOpen
+		return ErrNotOpen
 	}
 	if !theirs {
 		bw = bufio.NewWriterSize(w, 32<<10)
@@ -295,7 +295,7 @@ func (o *objectFile) ReadAt(p []byte, off int64) (int, error) {
 		data = o.whole
 	}
 	if off < 0 {
-		return 0, errors.New("xrayfdr: negative offset")
+		return 0, errors.New("instrmap: negative offset")
 	}
 	if off >= int64(len(data)) {
 		return 0, io.EOF
@@ -334,7 +334,7 @@ func (o *objectFile) readWholeLocked() error {
 			return err
 		}
 		if !os.SameFile(info, o.info) || info.Size() != o.info.Size() || !info.ModTime().Equal(o.info.ModTime()) {
-			return fmt.Errorf("xrayfdr: %s changed since its instrumentation map was read", o.path)
+			return fmt.Errorf("instrmap: %s changed since its instrumentation map was read", o.path)
 		}
 	}
 	data := make([]byte, o.info.Size())
@@ -343,7 +343,7 @@ func (o *objectFile) readWholeLocked() error {
 		if err == nil || err == io.EOF {
 			err = io.ErrUnexpectedEOF
 		}
-		return fmt.Errorf("xrayfdr: %s: %w", o.path, err)
+		return fmt.Errorf("instrmap: %s: %w", o.path, err)
 	}
 	o.whole = data
 	return nil
@@ -359,17 +359,13 @@ func (o *objectFile) close() {
 	}
 }
 
-// ErrNotMap means a file that is neither an ELF object nor a YAML
-// instrumentation map.
-var ErrNotMap = errors.New("xrayfdr: not an ELF object or an llvm-xray instrumentation map")
-
 // ReadYAML reads an instrumentation map in the YAML llvm-xray extract
 // writes (one flow mapping a sled), with or without function names. A
 // line that is not part of such a map is a *SyntaxError (wrapping
 // ErrNotMap on the first line); lines are at most 1 MiB.
 func ReadYAML(r io.Reader) (*Map, error) {
 	if r == nil {
-		return nil, xrayfdr.ErrNotOpen
+		return nil, ErrNotOpen
 	}
 	m := &Map{}
 	sc := bufio.NewScanner(r)
@@ -386,7 +382,7 @@ func ReadYAML(r io.Reader) (*Map, error) {
 			ended = true
 			continue
 		case ended:
-			return nil, &xrayfdr.SyntaxError{Line: line, Err: fmt.Errorf("%w: text after the document end", ErrNotMap)}
+			return nil, &SyntaxError{Line: line, Err: fmt.Errorf("%w: text after the document end", ErrNotMap)}
 		case string(l) == "---" && !seenDoc && !seq:
 			seenDoc = true
 			continue
@@ -396,12 +392,12 @@ func ReadYAML(r io.Reader) (*Map, error) {
 		}
 		s, err := parseSledLine(l)
 		if err != nil {
-			return nil, &xrayfdr.SyntaxError{Line: line, Err: fmt.Errorf("%w: %v", ErrNotMap, err)}
+			return nil, &SyntaxError{Line: line, Err: fmt.Errorf("%w: %v", ErrNotMap, err)}
 		}
 		seq = true
 		m.Sleds = append(m.Sleds, s.Sled)
 		if int64(s.FuncID) > int64(len(m.Sleds)) || s.FuncID < 1 {
-			return nil, &xrayfdr.SyntaxError{Line: line, Err: fmt.Errorf("%w: function id %d out of range", ErrNotMap, s.FuncID)}
+			return nil, &SyntaxError{Line: line, Err: fmt.Errorf("%w: function id %d out of range", ErrNotMap, s.FuncID)}
 		}
 		for int(s.FuncID) > len(m.Functions) {
 			m.Functions = append(m.Functions, 0)
@@ -414,12 +410,12 @@ func ReadYAML(r io.Reader) (*Map, error) {
 	}
 	if err := sc.Err(); err != nil {
 		if errors.Is(err, bufio.ErrTooLong) {
-			return nil, &xrayfdr.SyntaxError{Line: line + 1, Err: xrayfdr.ErrTooLarge}
+			return nil, &SyntaxError{Line: line + 1, Err: ErrTooLarge}
 		}
 		return nil, err
 	}
 	if !seenDoc && !seq {
-		return nil, &xrayfdr.SyntaxError{Line: max(line, 1), Err: fmt.Errorf("%w: no YAML sequence of sleds", ErrNotMap)}
+		return nil, &SyntaxError{Line: max(line, 1), Err: fmt.Errorf("%w: no YAML sequence of sleds", ErrNotMap)}
 	}
 	return m, nil
 }

@@ -19,11 +19,13 @@ func TestNilArguments(t *testing.T) {
 	}
 	testutil.CheckNilArgs(t, testutil.API{
 		Funcs: map[string]any{"NewNamer": NewNamer, "Open": Open, "ReadELF": ReadELF, "ReadYAML": ReadYAML},
-		Types: []any{new(Map), new(Namer), new(Sled), new(SledKind)},
+		Types: []any{new(FormatError), new(Map), new(Namer), new(Sled), new(SledKind), new(SyntaxError)},
 		Open:  []any{m, NewNamer(m), NewNamer(nil)},
 		Samples: map[string][]any{
 			"ReadYAML":      {bytes.NewReader(data)},
 			"Map.WriteYAML": {io.Discard, false, false},
 		},
+		AllowNil: []string{"FormatError.Unwrap", "SyntaxError.Unwrap"},
+		NotOpen:  ErrNotOpen,
 	})
 }
