@@ -307,14 +307,50 @@ func (o *ordering) advance(ev *raw, tab *tables, m ThreadID, gen uint64, msp **m
 		next, ok, err = o.goCreate(ev, tab, gen, c)
 	case gotraceraw.EvGoCreateSyscall:
 		next, ok, err = o.goCreateSyscall(ev, tab, gen, c)
+	// The commonest events are handled in line: a goroutine starts...
 	case gotraceraw.EvGoStart:
-		next, ok, err = o.goStart(ev, tab, gen, c)
+		s := o.gs.get(int64(ev.args[0]))
+		if s == nil || s.status != goRunnable || !seqNext(gen, ev.args[1], s.seqGen, s.seq) {
+			return false, nil // maybe later
+		}
+		if c.m == NoThread || c.p == NoProc || c.g != NoGoroutine {
+			return false, check(c, reqs{must, must, mustNot})
+		}
+		s.status, s.seqGen, s.seq = goRunning, gen, ev.args[1]
+		next, ok = c, true
+		next.g = GoID(ev.args[0])
+		o.push(ev, tab, c)
+	// ...stops, blocks or ends...
 	case gotraceraw.EvGoDestroy, gotraceraw.EvGoStop, gotraceraw.EvGoBlock:
-		next, ok, err = o.goStopExec(ev, tab, c)
+		if err := checkUserGo(c); err != nil {
+			return false, err
+		}
+		s, err := o.running(ev, c, goRunning)
+		if err != nil {
+			return false, err
+		}
+		switch ev.typ {
+		case gotraceraw.EvGoDestroy:
+			o.deleteG(c.g)
+		case gotraceraw.EvGoStop:
+			s.status = goRunnable
+		case gotraceraw.EvGoBlock:
+			s.status = goWaiting
+		}
+		next, ok = c, true
+		next.g = NoGoroutine
+		o.push(ev, tab, c)
 	case gotraceraw.EvGoDestroySyscall:
 		next, ok, err = o.goDestroySyscall(ev, tab, c)
+	// ...or is unblocked, by anything (sysmon too): no context to check.
 	case gotraceraw.EvGoUnblock:
-		next, ok, err = o.goUnblock(ev, tab, gen, c)
+		s := o.gs.get(int64(ev.args[0]))
+		if s == nil || s.status != goWaiting || !seqNext(gen, ev.args[1], s.seqGen, s.seq) {
+			return false, nil
+		}
+		s.status, s.seqGen, s.seq = goRunnable, gen, ev.args[1]
+		next, ok = c, true
+		o.push(ev, tab, c)
 	case gotraceraw.EvGoSyscallBegin:
 		next, ok, err = o.syscallBegin(ev, tab, gen, c)
 	case gotraceraw.EvGoSyscallEnd:
@@ -582,57 +618,6 @@ func (o *ordering) running(ev *raw, c schedCtx, want uint64) (*gState, error) {
 		return nil, wrapf(ErrState, "%s event for goroutine that's not Running", o.name(ev.typ))
 	}
 	return s, nil
-}
-
-func (o *ordering) goStopExec(ev *raw, tab *tables, c schedCtx) (schedCtx, bool, error) {
-	if err := checkUserGo(c); err != nil {
-		return c, false, err
-	}
-	s, err := o.running(ev, c, goRunning)
-	if err != nil {
-		return c, false, err
-	}
-	next := c
-	next.g = NoGoroutine
-	switch ev.typ {
-	case gotraceraw.EvGoDestroy:
-		o.deleteG(c.g)
-	case gotraceraw.EvGoStop:
-		s.status = goRunnable
-	case gotraceraw.EvGoBlock:
-		s.status = goWaiting
-	}
-	o.push(ev, tab, c)
-	return next, true, nil
-}
-
-func (o *ordering) goStart(ev *raw, tab *tables, gen uint64, c schedCtx) (schedCtx, bool, error) {
-	id := GoID(ev.args[0])
-	s := o.gs.get(int64(id))
-	ok := s != nil
-	if !ok || s.status != goRunnable || !seqNext(gen, ev.args[1], s.seqGen, s.seq) {
-		return c, false, nil
-	}
-	if err := check(c, reqs{must, must, mustNot}); err != nil {
-		return c, false, err
-	}
-	s.status, s.seqGen, s.seq = goRunning, gen, ev.args[1]
-	next := c
-	next.g = id
-	o.push(ev, tab, c)
-	return next, true, nil
-}
-
-func (o *ordering) goUnblock(ev *raw, tab *tables, gen uint64, c schedCtx) (schedCtx, bool, error) {
-	s := o.gs.get(int64(ev.args[0]))
-	ok := s != nil
-	if !ok || s.status != goWaiting || !seqNext(gen, ev.args[1], s.seqGen, s.seq) {
-		return c, false, nil
-	}
-	// Anything may unblock a goroutine (sysmon too): no context to check.
-	s.status, s.seqGen, s.seq = goRunnable, gen, ev.args[1]
-	o.push(ev, tab, c)
-	return c, true, nil
 }
 
 // goSwitch is a coroutine switch: the named goroutine is unblocked, the
