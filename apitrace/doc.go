@@ -1,7 +1,7 @@
 // Package apitrace reads and writes apitrace's binary trace files (.trace),
 // stream versions 0 to 6, in constant memory and without allocating per
 // call. It reads the four containers apitrace knows (snappy, gzip, Brotli,
-// zstd) and writes snappy and gzip.
+// zstd) and writes snappy, gzip and seekable zstd.
 //
 // Traces come from apitrace's tracers (apitrace 1.0 to 13.0; Debian's 11.1
 // made the test traces). The text forms are those of the real tool:

@@ -16,9 +16,9 @@ import (
 //     container version; Info keeps that meaning for drop-in use and adds
 //     Version and SemanticVersion under their own names.
 //   - "ActualDataSize" is the reader's position at the end, which is the
-//     decompressed size for snappy but not for gzip (apitrace says 116,457
-//     bytes for the 151,513-byte stream of glxinfo-brief.gzip.trace); Info
-//     counts decompressed bytes for every container.
+//     decompressed size for snappy but not for gzip (for a gzip trace
+//     whose stream is 151,513 bytes, apitrace says 116,457); Info counts
+//     decompressed bytes for every container.
 //   - "FileName" is printed without JSON escaping; WriteJSON escapes it.
 //   - A trace without frames gets "Frames": [{ }] with --dump-frames;
 //     WriteJSON writes "Frames": [].

@@ -7,8 +7,8 @@
 // offsets or line numbers, decodes without allocating, writes back byte
 // for byte, and with a Validator keeps an edited trace valid for Go's
 // tools. It does not
-// interpret events (no ordering, no goroutine states): that is
-// golang.org/x/exp/trace's job.
+// interpret events (no ordering, no goroutine states): that is the
+// gotraceraw/parsed package's job.
 //
 // # Format
 //

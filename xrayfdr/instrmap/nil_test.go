@@ -18,7 +18,7 @@ func TestNilArguments(t *testing.T) {
 		t.Fatal(err)
 	}
 	testutil.CheckNilArgs(t, testutil.API{
-		Funcs: map[string]any{"NewNamer": NewNamer, "Open": Open, "ReadELF": ReadELF, "ReadYAML": ReadYAML},
+		Funcs: map[string]any{"Demangle": Demangle, "NewNamer": NewNamer, "Open": Open, "ReadELF": ReadELF, "ReadYAML": ReadYAML},
 		Types: []any{new(FormatError), new(Map), new(Namer), new(Sled), new(SledKind), new(SyntaxError)},
 		Open:  []any{m, NewNamer(m), NewNamer(nil)},
 		Samples: map[string][]any{

@@ -12,13 +12,6 @@ import (
 	"github.com/tracefmt/tracefmt/xrayfdr"
 )
 
-// Demangle turns an Itanium C++ ABI name ("_Z...") into its readable
-// form, or returns an error when it cannot. Names pass through it when
-// Map.Name is asked to demangle, for a Map of the newest llvm-xray
-// (a Map whose LLVM is LLVM14 spells as LLVM 14's demangler instead). It
-// is a variable so that a program can put another demangler in its place.
-var Demangle func(name string) (string, error) = demangleName
-
 // symbolizer names addresses as llvm-xray's symbolizer (LLVM 14's
 // SymbolizableObjectFile) does: the symbol table wins over DWARF for the
 // linkage name; DWARF names only what no symbol covers.
