@@ -30,9 +30,9 @@ for f in apitrace/testdata/hostile/{array-1m,array-over,string-64m,string-pendin
 	for r in $(seq "$runs"); do
 		for c in "${cmds[@]}"; do
 			case $c in
-			ours) read -r t m < <(measure "$bin/apitracedump" "$f") ;;
+			ours) read -r t m < <(measure "$bin/apitracedump" --color=never "$f") ;;
 			peer) read -r t m < <(measure apitrace dump --color=never "$f") ;;
-			before) read -r t m < <(measure "$old" "$f") ;;
+			before) read -r t m < <(measure "$old" --color=never "$f") ;;
 			esac
 			cpu[$c]+="$t"$'\n'
 			rss[$c]+="$m"$'\n'
