@@ -50,7 +50,7 @@
 // On a 25 MB trace of 4.8 million events, `gotracetext -parsed` prints
 // the 1.25 GB of `go tool trace -d=parsed` text about 15 times faster
 // than that command, in a quarter of its memory. Reading alone costs
-// about 20 ns of CPU an event, 1.4 times the raw level's reading and
+// about 19 ns of CPU an event, 1.3 times the raw level's reading and
 // printing its text.
 //
 // # What this package does that Go's parser does not

@@ -167,9 +167,31 @@ type batchSource interface {
 // next puts the next event into e, as Go's parser would return it: its
 // string and stack IDs checked and its time made later than the last.
 func (s *stream) next(src batchSource, e *Event) error {
-	done, err := s.advanceFirst(e)
-	if err != nil {
-		return err
+	// Order's common case first, in line: nothing queued, no CPU sample
+	// due, and the earliest thread's event can come next. An event that
+	// cannot come yet changes nothing, so order may try it again.
+	done := false
+	if !s.done && s.o.q.size == 0 && len(s.samples) == 0 && len(s.frontier) != 0 {
+		c := s.frontier[0]
+		s.o.out = e // the queue is empty: the first event out goes to e
+		ok, err := s.o.advance(&c.ev, s.gen.tab, c.m, s.gen.gen, &c.ms)
+		if err != nil {
+			return &FormatError{Offset: c.ev.off, Gen: s.gen.gen, M: c.m, Err: err}
+		}
+		if ok {
+			more, err := c.next(&s.gen)
+			if err != nil {
+				return err // before the event, as Go's parser
+			}
+			if more {
+				siftDown(s.frontier, 0) // the root's time only grew
+			} else {
+				s.frontier = heapRemove(s.frontier, 0)
+			}
+			done = true
+		} else {
+			s.o.out = nil
+		}
 	}
 	if !done {
 		if err := s.order(src, e); err != nil {
@@ -236,37 +258,6 @@ func (s *stream) sync(e *Event, tab *tables, t Time) {
 	s.syncs++
 	*e = Event{Kind: KindSync, Time: t, Goroutine: NoGoroutine, Proc: NoProc, Thread: NoThread, tab: tab, off: -1}
 	e.args[0] = uint64(s.syncs)
-}
-
-// advanceFirst is order's common case in line: nothing queued, no CPU
-// sample due, and the earliest thread's event can come next. When it
-// is not that case it reports false, having changed nothing that order
-// would not change the same way in trying again (an event that cannot
-// come yet changes nothing).
-func (s *stream) advanceFirst(e *Event) (bool, error) {
-	if s.done || s.o.q.size != 0 || len(s.samples) != 0 || len(s.frontier) == 0 {
-		return false, nil
-	}
-	c := s.frontier[0]
-	s.o.out = e // the queue is empty: the first event out goes to e
-	ok, err := s.o.advance(&c.ev, s.gen.tab, c.m, s.gen.gen, &c.ms)
-	if err != nil {
-		return true, &FormatError{Offset: c.ev.off, Gen: s.gen.gen, M: c.m, Err: err}
-	}
-	if !ok {
-		s.o.out = nil
-		return false, nil
-	}
-	more, err := c.next(&s.gen)
-	if err != nil {
-		return true, err // before the event, as Go's parser
-	}
-	if more {
-		heapFix(s.frontier, 0)
-	} else {
-		s.frontier = heapRemove(s.frontier, 0)
-	}
-	return true, nil
 }
 
 // order puts the next event in Go's order into e.
