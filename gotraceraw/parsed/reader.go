@@ -198,9 +198,20 @@ func (s *stream) next(src batchSource, e *Event) error {
 			return err
 		}
 	}
-	if e.Kind != KindSync && (info[e.Type].nids != 0 || e.Type == gotraceraw.EvCPUSample) {
-		if err := s.checkIDs(e); err != nil {
-			return err
+	if e.Kind != KindSync {
+		if e.Type == gotraceraw.EvCPUSample {
+			if err := s.checkSample(e); err != nil {
+				return err
+			}
+		}
+		// The event's string and stack IDs must be in its generation's
+		// tables.
+		ti := &info[e.Type]
+		for _, r := range ti.ids[:ti.nids] {
+			id := e.args[r&idIndex]
+			if r&idStack != 0 && !e.tab.stacks.has(id) || r&idStack == 0 && !e.tab.strs.has(id) {
+				return s.badID(e, r)
+			}
 		}
 	}
 	if e.Time <= s.lastTs {
@@ -210,29 +221,11 @@ func (s *stream) next(src batchSource, e *Event) error {
 	return nil
 }
 
-// checkIDs checks that the event's string and stack IDs are in its
-// generation's tables.
-func (s *stream) checkIDs(e *Event) error {
-	if e.Type == gotraceraw.EvCPUSample {
-		// Go's parser misses this one, and then fails printing the
-		// sample: a sample's stack must exist too.
-		if _, ok := e.tab.stacks.get(e.args[0]); !ok {
-			return s.eventErr(e, ErrTable, "found invalid stack ID %d for event CPUSample", e.args[0])
-		}
-		return nil
-	}
-	ti := &info[e.Type]
-	for _, r := range ti.ids[:ti.nids] {
-		id := e.args[r&idIndex]
-		var ok bool
-		if r&idStack != 0 {
-			ok = e.tab.stacks.has(id)
-		} else {
-			ok = e.tab.strs.has(id)
-		}
-		if !ok {
-			return s.badID(e, r)
-		}
+// checkSample checks a CPU sample's stack. Go's parser misses it, and
+// then fails printing the sample: a sample's stack must exist too.
+func (s *stream) checkSample(e *Event) error {
+	if !e.tab.stacks.has(e.args[0]) {
+		return s.eventErr(e, ErrTable, "found invalid stack ID %d for event CPUSample", e.args[0])
 	}
 	return nil
 }
