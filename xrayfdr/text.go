@@ -130,7 +130,7 @@ func newDumpReader(r io.Reader, data []byte) (rd *Reader, ok bool, err error) {
 // read so far are written and the *FormatError is returned; its LLVM field
 // holds llvm-xray's message.
 func Dump(w io.Writer, r io.Reader) error {
-	if w == nil {
+	if w == nil || r == nil {
 		return ErrNotOpen
 	}
 	rd, ok, err := newDumpReader(r, nil)
