@@ -158,10 +158,13 @@ func TestLimits(t *testing.T) {
 	h := Header{Version: 5, Type: TypeFDR}
 	var buf bytes.Buffer
 	wr, _ := NewWriter(&buf, h)
-	wr.Write(&Record{Kind: KindBufferExtents})
-	wr.Close()
-	// announce more than follows, as a hand-made log may
-	binary.LittleEndian.PutUint64(buf.Bytes()[HeaderSize+1:], 1<<32-1)
+	wr.Close() // the header alone: the Writer writes no buffer without a block
+	// a BufferExtents record announcing more than follows, as a
+	// hand-made log may
+	ext := make([]byte, 16)
+	ext[0] = 0x0f
+	binary.LittleEndian.PutUint64(ext[1:], 1<<32-1)
+	buf.Write(ext)
 	raw := append(buf.Bytes(), 0x0b, 0xff, 0xff, 0xff, 0x7f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
 	if err := readAll(bytes.NewReader(raw)); !errors.Is(err, io.ErrUnexpectedEOF) {
 		t.Errorf("2 GiB event in a short log: %v", err)

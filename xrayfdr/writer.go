@@ -54,9 +54,11 @@ import (
 // write every record accepted before it, and return the refusal, which
 // sticks. Check applies the same rules without writing. Close cannot add
 // records that are missing, so it drops a last block that never got past
-// its preamble, and a log left without a block (or a basic-mode log
-// without a record) is written as its header alone; Close then says so
-// (ErrInvalid), as llvm-xray convert refuses such a log.
+// its preamble (with its thread buffer's BufferExtents record, when the
+// block was the buffer's only one), and a log left without a block (or a
+// basic-mode log without a record) is written as its header alone, which
+// llvm-xray fdr-dump and fdr-dump -verify read as an empty log and
+// llvm-xray convert refuses; Close then says so (ErrInvalid).
 //
 // A zero Writer is ready after Reset; before that every method returns
 // ErrNotOpen.
@@ -509,6 +511,11 @@ func (wr *Writer) flush() error {
 	if wr.h.Type == TypeFDR && wr.v.inPreamble() {
 		n = min(n, wr.blockAt)
 	}
+	if wr.h.Type == TypeFDR && wr.blocks == 0 {
+		// Before the first block only the header is final: a log
+		// that never gets a block is written as its header alone.
+		n = min(n, max(0, HeaderSize-int(wr.off)))
+	}
 	if n > 0 {
 		if _, err := wr.w.Write(wr.buf[:n]); err != nil {
 			wr.err, wr.refused = err, false
@@ -551,9 +558,11 @@ func (wr *Writer) Flush() error {
 //
 // A log llvm-xray would refuse cannot be finished whole: a last block
 // that never got past its preamble (no NewCPU record after its NewBuffer,
-// WallTime and Pid) is dropped, and a log left without a block, or a
-// basic-mode log without records, is written as its header alone; Close
-// then returns an error wrapping ErrInvalid that says so. After a refusal
+// WallTime and Pid) is dropped, with its thread buffer's BufferExtents
+// record when nothing else is in that buffer, and a log left without a
+// block, or a basic-mode log without records, is written as its header
+// alone (which llvm-xray convert refuses); Close then returns an error
+// wrapping ErrInvalid that says so. After a refusal
 // Close finishes the log with every record accepted before it, and
 // returns the refusal.
 func (wr *Writer) Close() error {
@@ -571,11 +580,22 @@ func (wr *Writer) Close() error {
 		state := wr.v.state
 		wr.buf = wr.buf[:wr.blockAt]
 		wr.contig = false // records dropped: the true count
+		if wr.inBuf && wr.blockAt == wr.body {
+			// The block was its thread buffer's only one: the buffer
+			// goes with it, rather than stay empty.
+			wr.buf = wr.buf[:wr.ext]
+			wr.inBuf = false
+		}
 		wr.v.Reset()
 		wr.blocks--
 		if refusal == nil {
 			refusal = invalid("the last block ends after its %v record, which llvm-xray refuses: it is dropped", state)
 		}
+	}
+	if wr.h.Type == TypeFDR && wr.blocks == 0 {
+		// No block: the header alone (flush wrote nothing after it).
+		wr.buf = wr.buf[:max(0, HeaderSize-int(wr.off))]
+		wr.inBuf = false
 	}
 	if err := wr.endBuffer(true); err != nil {
 		wr.err, wr.refused = err, false

@@ -265,11 +265,7 @@ func xrayCase(t *testing.T, data []byte, tool string) string {
 	case cerr != nil && !errors.Is(cerr, ErrInvalid):
 		return fmt.Sprintf("Close: %v", cerr)
 	}
-	if h.Type == TypeFDR && endsInPreamble(ok) {
-		// Close dropped a last block that never got past its
-		// preamble.
-		ok = dropPreamble(ok)
-	}
+	ok = closed(h, ok)
 	out := buf.Bytes()
 	if msg := checkBack(h, out, ok); msg != "" {
 		return msg
@@ -292,6 +288,22 @@ func xrayCase(t *testing.T, data []byte, tool string) string {
 	return checkLLVM(t, tool, h, out)
 }
 
+// closed returns the records that Close keeps of those written: less a
+// last block that never got past its preamble; of an FDR log with no
+// block, none (its header alone).
+func closed(h Header, recs []Record) []Record {
+	if h.Type != TypeFDR {
+		return recs
+	}
+	if endsInPreamble(recs) {
+		recs = dropPreamble(recs)
+	}
+	if empty(h, recs) {
+		return nil
+	}
+	return recs
+}
+
 // endsInPreamble reports whether the last block of recs has no record
 // past its NewBuffer, WallTime and Pid records.
 func endsInPreamble(recs []Record) bool {
@@ -307,9 +319,15 @@ func endsInPreamble(recs []Record) bool {
 	return false
 }
 
+// dropPreamble drops the last block, and its thread buffer's
+// BufferExtents record when the block was the buffer's only one, as the
+// Writer's Close does with a block that never got past its preamble.
 func dropPreamble(recs []Record) []Record {
 	for i := len(recs) - 1; i >= 0; i-- {
 		if recs[i].Kind == KindNewBuffer {
+			if i > 0 && recs[i-1].Kind == KindBufferExtents {
+				i--
+			}
 			return recs[:i]
 		}
 	}

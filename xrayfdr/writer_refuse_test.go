@@ -92,14 +92,16 @@ func TestWriterRefusesBlockOrder(t *testing.T) {
 			}
 			// What was accepted is there, less a last block that never
 			// got past its preamble.
-			want := edited[:accepted]
-			if endsInPreamble(want) {
-				want = dropPreamble(want)
-			}
+			want := closed(h, edited[:accepted])
 			if msg := checkBack(h, buf.Bytes(), want); msg != "" {
 				t.Error(msg)
 			}
 			if !hasBlock(buf.Bytes()) {
+				// nothing left of the log: its header alone, as the
+				// Writer's doc says, not an empty thread buffer
+				if buf.Len() != HeaderSize {
+					t.Errorf("a log without a block is %d bytes, want its %d-byte header alone", buf.Len(), HeaderSize)
+				}
 				return
 			}
 			if err := Verify(buf.Bytes()); err != nil {
@@ -137,7 +139,8 @@ func TestWriterDropsUnfinishedBlock(t *testing.T) {
 	if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "last block ends after its WallClockTime record") {
 		t.Fatalf("Close: %v", err)
 	}
-	if msg := checkBack(h, buf.Bytes(), recs[:len(recs)-2]); msg != "" {
+	// the block and its buffer's BufferExtents record are dropped
+	if msg := checkBack(h, buf.Bytes(), recs[:len(recs)-3]); msg != "" {
 		t.Error(msg)
 	}
 	if err := Verify(buf.Bytes()); err != nil {
