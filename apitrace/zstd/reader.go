@@ -157,15 +157,17 @@ func (z *Reader) WriteTo(w io.Writer) (int64, error) {
 var errFrameSize = errors.New("zstd: content larger than expected")
 
 // appendTo appends the rest of the stream to dst, failing when it holds
-// more than limit bytes. A first frame whose header gives a size that
-// fits in dst's spare capacity is decoded there; the rest of the output
-// is copied block by block, while it is still in the cache.
+// more than limit bytes. A first frame whose header gives a size within
+// limit is decoded straight into dst when its spare capacity holds it,
+// or when dst is empty (the buffer then grows as blocks arrive, never to
+// more than the frame holds, and becomes dst); the rest of the output is
+// copied block by block, while it is still in the cache.
 func (z *Reader) appendTo(dst []byte, limit int64) ([]byte, error) {
 	base := len(dst)
 	if z.err == nil && !z.inFrame && z.rp == z.hlen {
 		if err := z.nextFrame(); err != nil {
 			z.err = err
-		} else if z.fcs > 0 && z.fcs <= limit && z.fcs <= int64(cap(dst)-len(dst)) {
+		} else if z.fcs > 0 && z.fcs <= limit && (z.fcs <= int64(cap(dst)-len(dst)) || len(dst) == 0) {
 			dst = z.frameInto(dst)
 		}
 	}
@@ -191,7 +193,8 @@ func (z *Reader) appendTo(dst []byte, limit int64) ([]byte, error) {
 }
 
 // frameInto decodes the frame whose header was just read straight into
-// dst's spare capacity and returns dst extended by its content.
+// dst's spare capacity and returns dst extended by its content. An empty
+// dst too small for the frame is replaced by the buffer grown to hold it.
 func (z *Reader) frameInto(dst []byte) []byte {
 	own := z.hist
 	spare := dst[len(dst):cap(dst)]
@@ -202,11 +205,15 @@ func (z *Reader) frameInto(dst []byte) []byte {
 			break
 		}
 	}
-	// Output in place, unless a frame larger than its header said made
-	// the buffer grow.
-	if &z.hist[0] == &spare[0] {
+	// Output in place, unless the buffer grew: a frame larger than its
+	// header said, or an empty dst, whose grown buffer is the output.
+	switch {
+	case z.hlen == 0:
+	case len(spare) > 0 && &z.hist[0] == &spare[0]:
 		dst = dst[:len(dst)+z.hlen]
-	} else {
+	case len(dst) == 0:
+		dst = z.hist[:z.hlen]
+	default:
 		dst = append(dst, z.hist[:z.hlen]...)
 	}
 	z.hist, z.direct = own, false
@@ -432,6 +439,10 @@ func (z *Reader) room(n int) {
 		return
 	}
 	size := max(need, min(2*len(z.hist), z.window+slide+z.blockMax+copySlack))
+	if z.direct && z.fcs >= int64(need) {
+		// The frame's content never exceeds its header's size.
+		size = min(size, int(z.fcs))
+	}
 	grown := make([]byte, size)
 	copy(grown, z.hist[:z.hlen])
 	z.hist = grown

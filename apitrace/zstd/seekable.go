@@ -248,10 +248,13 @@ func (s *Seekable) ReadAt(p []byte, off int64) (int, error) {
 		if i != s.cached {
 			var err error
 			s.cached = -1
-			// Room for exactly this frame, so that it is decoded in
-			// place and the cache holds one frame, never more.
-			if want := s.frames[i].DataSize; int64(cap(s.cache)) < want || int64(cap(s.cache)) > 2*want+1<<20 {
-				s.cache = make([]byte, 0, want)
+			// The cache holds one frame, never much more: a buffer
+			// left by a far larger frame goes. It is not sized from the
+			// seek table, which only declares the frame's size: the
+			// frame is decoded into a buffer that grows as its blocks
+			// arrive.
+			if want := s.frames[i].DataSize; int64(cap(s.cache)) > 2*want+1<<20 {
+				s.cache = nil
 			}
 			if s.cache, err = s.ReadFrame(s.cache[:0], i); err != nil {
 				s.cache = s.cache[:0]

@@ -270,3 +270,29 @@ func allocatedBy(f func()) uint64 {
 	runtime.ReadMemStats(&after)
 	return after.TotalAlloc - before.TotalAlloc
 }
+
+// TestSeekableReadAtGrowsWithContent reads a 35-byte seekable file whose
+// seek table gives its one frame (128 KiB of content) 127 MiB, under the
+// window limit: ReadAt fails on the size mismatch having allocated about
+// what the frame holds, not what the table declares (it allocated the
+// 127 MiB up front).
+func TestSeekableReadAtGrowsWithContent(t *testing.T) {
+	file := hostile(t, "frame-4g.zst")
+	// The frame-4g.zst table entry says 2^32-1; make it 127 MiB.
+	i := bytes.Index(file, []byte{0xff, 0xff, 0xff, 0xff})
+	if i < 0 {
+		t.Fatal("no 2^32-1 entry in frame-4g.zst")
+	}
+	file = bytes.Clone(file)
+	binary.LittleEndian.PutUint32(file[i:], 127<<20)
+	s, err := zstd.OpenSeekable(bytes.NewReader(file), int64(len(file)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p [16]byte
+	total := allocatedBy(func() { _, err = s.ReadAt(p[:], 0) })
+	formatError(t, err, zstd.ErrCorrupt)
+	if total > 4<<20 {
+		t.Errorf("ReadAt allocated %d KiB for a frame of 128 KiB", total>>10)
+	}
+}
