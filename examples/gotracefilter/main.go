@@ -73,6 +73,7 @@ import (
 	"time"
 
 	"github.com/tracefmt/tracefmt/gotraceraw"
+	"github.com/tracefmt/tracefmt/gotraceraw/parsed"
 	"github.com/tracefmt/tracefmt/internal/cli"
 )
 
@@ -87,9 +88,11 @@ Fix-ups: String(s) and Stack(s) drop every string or stack and set references to
 them to 0; CPUSamples drops CPUSample; STW, GC, GCSweep and GCMarkAssist ranges
 go whole (Active, Begin, End). -novalidate drops exactly what is asked (not
 EventBatch) and checks nothing. Generations count from 1 in IN; T is a duration
-from the trace's start (1.5s). Exit 2: bad arguments or a refused drop; exit 1:
-IN or OUT fails, or a generation of the result is refused (OUT then holds the
-generations before it).`
+from the trace's start (1.5s). Kept generations print as in IN (times aside) but
+for the first kept, whose earlier states Go's parser cannot know: its status
+transitions, the P and G beside events, the type of a task begun before.
+Exit 2: bad arguments or a refused drop; exit 1: IN or OUT fails, or a generation
+of the result is refused (OUT then holds the generations before it).`
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stderr))
@@ -123,6 +126,9 @@ func run(args []string, stderr io.Writer) int {
 	if *dropFlag != "" {
 		var err error
 		if o.drop, err = parseTypes(*dropFlag, !o.noValidate); err != nil {
+			if errors.As(err, new(*refusedDrop)) {
+				return c.Refuse("-drop: %v", err)
+			}
 			return c.BadUsage("-drop: %v", err)
 		}
 		if !o.noValidate {
@@ -212,7 +218,7 @@ func parseTypes(list string, valid bool) (map[gotraceraw.EventType]bool, error) 
 			return nil, fmt.Errorf("unknown event type %q", name)
 		}
 		if why, ok := refused[t]; ok && (valid || t == gotraceraw.EvEventBatch) {
-			return nil, fmt.Errorf("%s cannot be dropped: %s", name, why)
+			return nil, &refusedDrop{name, why}
 		}
 		drop[t] = true
 		if valid {
@@ -223,6 +229,11 @@ func parseTypes(list string, valid bool) (map[gotraceraw.EventType]bool, error) 
 	}
 	return drop, nil
 }
+
+// refusedDrop is a known event type whose drop is refused.
+type refusedDrop struct{ name, why string }
+
+func (e *refusedDrop) Error() string { return e.name + " cannot be dropped: " + e.why }
 
 // lookup finds an event type's name in the newest version that has it.
 func lookup(name string) (gotraceraw.EventType, bool) {
@@ -281,9 +292,11 @@ func filter(in, out string, o *options) (string, error) {
 		w.Validate = newValidator(r.Header().Version)
 	}
 	var (
-		readErr  error
-		writeErr error
-		split    splitter
+		readErr    error
+		writeErr   error
+		split      splitter
+		held       = -1 // the index of the generation the Writer holds
+		refusedGen int  // the index of the generation a refusal is about
 	)
 	for ev, err := range r.All() {
 		if err != nil {
@@ -299,11 +312,19 @@ func filter(in, out string, o *options) (string, error) {
 		}
 		o.fixUp(ev)
 		if writeErr = w.Write(ev); writeErr != nil {
+			// The Writer judges a generation when the next one
+			// starts: a refusal then is about the one it held.
+			refusedGen = i
+			if held >= 0 {
+				refusedGen = held
+			}
 			break
 		}
+		held = i
 	}
 	if writeErr == nil {
 		writeErr = w.Close()
+		refusedGen = held
 	}
 	err = errors.Join(bw.Flush(), dst.Close())
 	switch {
@@ -312,7 +333,7 @@ func filter(in, out string, o *options) (string, error) {
 		// Writer refuses: the damage is the news.
 		return in, readErr
 	case writeErr != nil && errors.Is(writeErr, gotraceraw.ErrInvalid):
-		return out, fmt.Errorf("%w (OUT holds the generations before it)", writeErr)
+		return in, fmt.Errorf("generation %d refused: %s; OUT holds the generations kept before it", refusedGen+1, refusalReason(writeErr))
 	case writeErr != nil:
 		return out, writeErr
 	}
@@ -320,6 +341,21 @@ func filter(in, out string, o *options) (string, error) {
 		return out, err
 	}
 	return "", nil
+}
+
+// refusalReason says why the Writer refused a generation, once: Go's
+// parser's own message and the thread at fault when the parsed level
+// judged it, else the Writer's rule.
+func refusalReason(err error) string {
+	var fe *parsed.FormatError
+	if errors.As(err, &fe) {
+		why := fe.Reason()
+		if fe.M != parsed.NoThread {
+			why += fmt.Sprintf(" (thread M %d)", fe.M)
+		}
+		return why
+	}
+	return strings.TrimPrefix(err.Error(), gotraceraw.ErrInvalid.Error()+": ")
 }
 
 // fixUp sets the references to the strings or stacks dropped to 0.

@@ -36,8 +36,8 @@ func TestCommandLine(t *testing.T) {
 		{[]string{in, out}, 2, "gotracefilter: nothing to do: give -drop, -gens, -from or -to\nusage:"},
 		{[]string{"-drop", "UserLog,NoSuchEvent", in, out}, 2, "gotracefilter: -drop: unknown event type \"NoSuchEvent\"\nusage:"},
 		{[]string{"-drop", "userlog", in, out}, 2, "gotracefilter: -drop: unknown event type \"userlog\"\nusage:"},
-		{[]string{"-drop", "EventBatch", in, out}, 2, "gotracefilter: -drop: EventBatch cannot be dropped: EventBatch holds the other events\nusage:"},
-		{[]string{"-drop", "UserLog,GoStart", in, out}, 2, "gotracefilter: -drop: GoStart cannot be dropped: Go's parser follows every goroutine and P through its GoStart events\nusage:"},
+		{[]string{"-drop", "EventBatch", in, out}, 2, "gotracefilter: -drop: EventBatch cannot be dropped: EventBatch holds the other events\n"},
+		{[]string{"-drop", "UserLog,GoStart", in, out}, 2, "gotracefilter: -drop: GoStart cannot be dropped: Go's parser follows every goroutine and P through its GoStart events\n"},
 		{[]string{"-gens", "0", in, out}, 2, "gotracefilter: -gens: \"0\" is not N, N-M, N- or -M with 1 <= N <= M\nusage:"},
 		{[]string{"-gens", "3-2", in, out}, 2, "gotracefilter: -gens: \"3-2\" is not"},
 		{[]string{"-gens", "x", in, out}, 2, "gotracefilter: -gens: \"x\" is not"},
@@ -64,7 +64,7 @@ func TestCommandLine(t *testing.T) {
 		if got := stderr.String(); !strings.HasPrefix(got, tc.stderr) || tc.stderr == "" && got != "" {
 			t.Errorf("%q: stderr %q, want it to start with %q", tc.args, got, tc.stderr)
 		}
-		if code == 1 && strings.Count(stderr.String(), "\n") != 1 {
+		if (code == 1 || strings.Contains(tc.stderr, "cannot be dropped")) && strings.Count(stderr.String(), "\n") != 1 {
 			t.Errorf("%q: stderr is not one line: %q", tc.args, stderr.String())
 		}
 	}
@@ -239,9 +239,16 @@ func TestRefusedGeneration(t *testing.T) {
 	}
 	msg := stderr.String()
 	t.Log(msg)
-	if !strings.HasPrefix(msg, "gotracefilter: "+out+": gotraceraw: invalid event: generation ") || strings.Count(msg, "\n") != 1 ||
-		!strings.Contains(msg, "(OUT holds the generations before it)") {
+	// one line: IN, the generation as -gens counts it, Go's reason once
+	if !strings.HasPrefix(msg, "gotracefilter: "+broken+": generation 3 refused: expected a goroutine but didn't have one (thread M ") ||
+		strings.Count(msg, "\n") != 1 || strings.Count(msg, ": ") != 3 ||
+		!strings.HasSuffix(msg, "; OUT holds the generations kept before it\n") {
 		t.Errorf("stderr %q", msg)
+	}
+	// generations are named as -gens counts them, in IN
+	stderr.Reset()
+	if code := run([]string{"-gens", "2-", broken, filepath.Join(dir, "from2.trace")}, &stderr); code != 1 || !strings.HasPrefix(stderr.String(), "gotracefilter: "+broken+": generation 3 refused: ") {
+		t.Errorf("-gens 2-: exit %d, stderr %q", code, stderr.Bytes())
 	}
 	if code := run([]string{"-drop", "UserLog", "-gens", "1-2", in, want}, &stderr); code != 0 {
 		t.Fatalf("-gens 1-2: exit %d", code)

@@ -1,6 +1,7 @@
 // Package cli gives the example commands one behaviour: -h prints the
 // usage and exits 0; a bad flag or argument prints one line saying what
-// is wrong, then the usage, and exits 2; a file that cannot be read or
+// is wrong, then the usage, and exits 2 (an argument understood but
+// refused prints the line alone); a file that cannot be read or
 // parsed prints one line naming the command and the file, and exits 1
 // (after the command has gone on with its other files).
 package cli
@@ -62,6 +63,14 @@ func (c *Command) Parse(args []string) (ok bool, code int) {
 		return false, OK
 	}
 	return false, c.BadUsage("%v", err)
+}
+
+// Refuse prints "name: " and the message on one line, and returns Usage:
+// for an argument the command understands but will not do (a drop that
+// would break every output), where the usage would only bury the reason.
+func (c *Command) Refuse(format string, args ...any) int {
+	fmt.Fprintf(c.Stderr, "%s: %s\n", c.Name, fmt.Sprintf(format, args...))
+	return Usage
 }
 
 // BadUsage prints "name: " and the message on one line, then the usage,
