@@ -51,7 +51,8 @@ const DefaultChunkSize = 1 << 20
 //
 // The rules, which a CallWriter applies too:
 //   - an argument index beyond the signature's argument names (apitrace
-//     dump crashes);
+//     dump crashes), or given twice in one event (apitrace keeps the last
+//     value alone);
 //   - a wide string code unit that is not a uint from 1 to 2^32-1
 //     (apitrace keeps 32 bits and ends the string at 0);
 //   - nesting deeper than DefaultMaxDepth, more than DefaultMaxValues
@@ -121,6 +122,9 @@ type Writer struct {
 	tx    txn // what the event being written changed, to undo on refusal
 	nodes int // values in the event being written
 	long  int // the length of a string in it over the Reader's limit
+	// argSeen has a bit set for each argument index the event being
+	// written has given
+	argSeen []uint64
 
 	// The signatures written so far, by id.
 	funcs    sigIDs[FunctionSig]
@@ -632,12 +636,25 @@ func (w *Writer) details(ev *Event, p *pendingCall) error {
 			}
 		}
 	}
+	if len(ev.Args) > 1 {
+		w.argSeen = slices.Grow(w.argSeen[:0], p.argc/64+1)[:p.argc/64+1]
+		clear(w.argSeen)
+	}
 	for k := range ev.Args {
 		a := &ev.Args[k]
 		if a.Index < 0 || a.Index >= p.argc {
 			// apitrace dump reads the argument's name past the end of
 			// the signature's list, and crashes.
 			return wrapf(ErrInvalid, "argument index %d of call %d, whose signature has %d argument names", a.Index, ev.Call, p.argc)
+		}
+		if len(ev.Args) > 1 {
+			word, bit := a.Index/64, uint64(1)<<(a.Index%64)
+			if w.argSeen[word]&bit != 0 {
+				// apitrace keeps one value an index: dump would print
+				// the last alone.
+				return wrapf(ErrInvalid, "argument index %d given twice in one event of call %d", a.Index, ev.Call)
+			}
+			w.argSeen[word] |= bit
 		}
 		w.buf = append(w.buf, 1)
 		w.buf = varint.Append(w.buf, uint64(a.Index))

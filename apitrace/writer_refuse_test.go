@@ -39,6 +39,8 @@ func TestWriterRefusesWhatApitraceMisreads(t *testing.T) {
 	}{
 		{"argument index beyond the names", "argument index 1 of call 7, whose signature has 1 argument names",
 			Event{Kind: Enter, Call: 7, Sig: f, Args: []Arg{{Index: 1, Value: Uint(1)}}}},
+		{"argument index given twice", "argument index 0 given twice in one event of call 7",
+			Event{Kind: Enter, Call: 7, Sig: f, Args: []Arg{{Index: 0, Value: Uint(1)}, {Index: 0, Value: Uint(2)}}}},
 		{"wide string holding a string", "wide string code unit 0 is a string",
 			Event{Kind: Enter, Sig: f, Args: arg(Value{Kind: KindWString, Elems: []Value{String([]byte("a"))}})}},
 		{"wide string code unit 0", "wide string code unit 1 is a uint of 0x0",
@@ -97,6 +99,54 @@ func TestWriterRefusesWhatApitraceMisreads(t *testing.T) {
 			}
 			checkKept(t, buf.Bytes(), []string{"glFoo(x = 5)"})
 		})
+	}
+}
+
+// TestWriterArgumentIndexes checks the duplicate-index rule past the
+// first 64 indexes, and that an index an enter event gave may come again
+// in the leave event (an output argument), which apitrace merges.
+func TestWriterArgumentIndexes(t *testing.T) {
+	names := make([]string, 70)
+	for i := range names {
+		names[i] = "a" + string(rune('0'+i/10)) + string(rune('0'+i%10))
+	}
+	f := &FunctionSig{ID: 10, Name: "glMany", ArgNames: names}
+	var buf bytes.Buffer
+	w, err := NewWriter(&buf, Header{Version: 6, SemanticVersion: 6})
+	if err != nil {
+		t.Fatal(err)
+	}
+	enter := Event{Kind: Enter, Call: 1, Sig: f, Args: []Arg{{Index: 65, Value: Uint(1)}, {Index: 1, Value: Uint(2)}, {Index: 69, Value: Uint(3)}}}
+	if err := w.Write(&enter); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Write(&Event{Kind: Leave, Call: 1, Args: []Arg{{Index: 65, Value: Uint(4)}}}); err != nil {
+		t.Fatal(err)
+	}
+	twice := Event{Kind: Enter, Call: 2, Sig: f, Args: []Arg{{Index: 65, Value: Uint(1)}, {Index: 69, Value: Uint(2)}, {Index: 65, Value: Uint(3)}}}
+	if err := w.Write(&twice); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "argument index 65 given twice") {
+		t.Fatalf("Write: %v, want index 65 refused", err)
+	}
+	w.Close()
+	cr, err := NewCallReader(bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for c, err := range cr.All() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		n++
+		// the leave's value of argument 65 replaces the enter's
+		for i, want := range map[int]uint64{1: 2, 65: 4, 69: 3} {
+			if v := c.Args[i]; v.Kind != KindUInt || v.Bits != want {
+				t.Errorf("call %d: argument %d read back as %v %d, want %d", c.No, i, v.Kind, v.Bits, want)
+			}
+		}
+	}
+	if n != 1 {
+		t.Errorf("%d calls read back, want 1", n)
 	}
 }
 
