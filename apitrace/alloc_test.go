@@ -189,7 +189,7 @@ func TestBadInput(t *testing.T) {
 		{"depth limit", stream6(0, 0, 1, 1, 'f', 1, 1, 'x', 1, 0, 11, 1, 11, 1, 11, 1, 0), ErrTooLarge, 17, func(r *Reader) { r.MaxDepth = 2 }},
 		{"count limit", stream6(0, 0, 1, 1, 'f', 9), ErrTooLarge, 8, func(r *Reader) { r.MaxEntries = 8 }},
 		// Refused at the array's count, before its elements.
-		{"values limit", stream6(0, 0, 1, 1, 'f', 1, 1, 'x', 1, 0, 11, 3, 0, 0, 0), ErrTooLarge, 14, func(r *Reader) { r.MaxValues = 3 }},
+		{"values limit", stream6(0, 0, 1, 1, 'f', 1, 1, 'x', 1, 0, 11, 3, 0, 0, 0), ErrTooLarge, 14, func(r *Reader) { r.MaxValues = 2 }},
 		{"cut", stream6(0, 0, 1, 1), io.ErrUnexpectedEOF, 7, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

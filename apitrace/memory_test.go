@@ -187,3 +187,105 @@ func TestStringPendingHeldOnce(t *testing.T) {
 		t.Errorf("%d MiB allocated, want at most %d", total>>20, limit>>20)
 	}
 }
+
+// TestValuesLimitCountsHeldValues reads events at the value limit: an
+// array holding MaxValues integers is read (its own node was counted, so
+// an array of exactly 2^22 integers, which apitrace dumps, was refused
+// with "array of 4194304 elements: more than 4194304 values"), one more
+// element or one more argument is refused, and arrays nested one in the
+// other count as the value they hold.
+func TestValuesLimitCountsHeldValues(t *testing.T) {
+	// call f(x0, x1) with the values given, as stream6 bytes.
+	call := func(args ...[]byte) []byte {
+		ev := []byte{0, 0, 1, 1, 'f', byte(len(args))}
+		for k := range args {
+			ev = append(ev, 1, 'x'+byte(k))
+		}
+		for k, a := range args {
+			ev = append(ev, 1, byte(k))
+			ev = append(ev, a...)
+		}
+		return append(ev, 0)
+	}
+	array := func(n int) []byte {
+		b := []byte{11, byte(n)}
+		for range n {
+			b = append(b, 4, 1)
+		}
+		return b
+	}
+	for _, tc := range []struct {
+		name string
+		data []byte
+		ok   bool
+	}{
+		{"array of the limit", stream6(call(array(4))...), true},
+		{"array over the limit", stream6(call(array(5))...), false},
+		{"array and a scalar", stream6(call(array(4), []byte{4, 1})...), false},
+		{"array and a scalar under it", stream6(call(array(3), []byte{4, 1})...), true},
+		{"nested arrays", stream6(call([]byte{11, 1, 11, 1, 11, 4, 4, 1, 4, 1, 4, 1, 4, 1})...), true},
+		{"empty arrays", stream6(call([]byte{11, 4, 11, 0, 11, 0, 11, 0, 11, 0})...), true},
+		{"empty arrays over", stream6(call([]byte{11, 5, 11, 0, 11, 0, 11, 0, 11, 0, 11, 0})...), false},
+		// Five single-element arrays around one value: more arrays
+		// holding values than the limit.
+		{"containers over", stream6(call([]byte{11, 1, 11, 1, 11, 1, 11, 1, 11, 1, 4, 1})...), false},
+	} {
+		r := Reader{MaxValues: 4}
+		err := r.Reset(bytes.NewReader(tc.data))
+		n := 0
+		for err == nil {
+			_, err = r.Read()
+			n++
+		}
+		if tc.ok && err != io.EOF {
+			t.Errorf("%s: %v, want it read", tc.name, err)
+		}
+		if !tc.ok && !errors.Is(err, ErrTooLarge) {
+			t.Errorf("%s: %v, want ErrTooLarge", tc.name, err)
+		}
+	}
+	if DefaultMaxArrayLen > DefaultMaxValues {
+		t.Errorf("DefaultMaxArrayLen %d can never be reached under DefaultMaxValues %d", DefaultMaxArrayLen, DefaultMaxValues)
+	}
+	// The hostile array of 2^22+1 integers: the message adds up.
+	err := dumpFile(testutil.ReadFile(t, "testdata/hostile/array-over.trace"))
+	if want := "array of 4194305 elements: more than 4194304 "; err == nil || !strings.HasSuffix(err.Error(), want+"in one array") {
+		t.Errorf("array-over.trace: %v, want it to end %q", err, want)
+	}
+}
+
+// TestArrayAtDefaultLimit reads a 35-byte trace holding one array of
+// exactly 2^22 integers, as apitrace does (it was refused).
+func TestArrayAtDefaultLimit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds 2^22 values (370 MB) in -short mode")
+	}
+	data := testutil.ReadFile(t, "testdata/hostile/array-4m.trace")
+	r, err := NewReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev, err := r.Read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ev.Args) != 1 || len(ev.Args[0].Value.Elems) != 1<<22 {
+		t.Fatalf("%d arguments, want one array of 2^22 elements", len(ev.Args))
+	}
+	// The Writer counts as the Reader does: the event is accepted, and
+	// refused with one more value.
+	h := r.Header()
+	h.Container = Snappy
+	w, err := NewWriter(io.Discard, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Check(ev); err != nil {
+		t.Errorf("Check of the array of 2^22 integers: %v", err)
+	}
+	over := *ev
+	over.Ret = Value{Kind: KindUInt, Bits: 1}
+	if err := w.Check(&over); !errors.Is(err, ErrInvalid) {
+		t.Errorf("Check with one more value: %v, want ErrInvalid", err)
+	}
+}

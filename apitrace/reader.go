@@ -13,8 +13,8 @@ import (
 // Default limits; a Reader field left at 0 uses these.
 const (
 	DefaultMaxDataLen   = 256 << 20 // bytes in one string or blob
-	DefaultMaxArrayLen  = 1 << 24   // elements in one array or wide string
-	DefaultMaxValues    = 1 << 22   // value nodes in one event
+	DefaultMaxArrayLen  = 1 << 22   // elements in one array or wide string
+	DefaultMaxValues    = 1 << 22   // values in one event, and as many arrays, structs and reprs holding them
 	DefaultMaxDepth     = 64        // nesting of arrays, structs and reprs
 	DefaultMaxEntries   = 1 << 16   // names in one signature, header properties, argument index
 	DefaultMaxFrames    = 1 << 16   // frames in one backtrace
@@ -33,13 +33,22 @@ var errShort = errors.New("apitrace: short window")
 // pointers in events stay valid, and unchanged, until Reset. The Event
 // returned by Read, and every slice in it, is valid until the next Read.
 //
+// MaxValues counts the values of an event that hold no other value: the
+// arguments and return value, the elements of arrays and wide strings and
+// the members of structs and reprs, at every depth, except arrays, structs
+// and reprs that hold values; an empty array or struct counts as one. The
+// arrays, structs and reprs holding values come on top, up to MaxValues
+// of them too. So an event with one array of MaxValues integers is read,
+// as apitrace reads it, and one with an array of more is refused
+// (ErrTooLarge) before any of its values is built.
+//
 // A zero Reader returns ErrNotOpen until Reset gives it a trace. The limit
 // fields are taken by Reset (and NewReader), which parses the header; set
 // them on a zero Reader and call Reset to apply them to the header too.
 type Reader struct {
 	MaxDataLen   int // bytes in one string or blob; 0 means DefaultMaxDataLen
 	MaxArrayLen  int // elements in one array or wide string; 0 means DefaultMaxArrayLen
-	MaxValues    int // value nodes in one event; 0 means DefaultMaxValues
+	MaxValues    int // values in one event, and as many arrays, structs and reprs holding them; 0 means DefaultMaxValues
 	MaxDepth     int // nesting of arrays, structs and reprs; 0 means DefaultMaxDepth
 	MaxEntries   int // names in one signature, header properties, argument index; 0 means DefaultMaxEntries
 	MaxFrames    int // frames in one backtrace; 0 means DefaultMaxFrames
@@ -110,6 +119,9 @@ type Reader struct {
 	// nested is set when a composite value is parsed: the fast path
 	// has Elems to fix only then.
 	nested bool
+	// values and holders count the event's values and the composite
+	// values holding them, as reserve describes.
+	values, holders int
 }
 
 // chunkSpan records where a chunk's bytes start in the stream and in the file.
@@ -611,6 +623,7 @@ func (r *Reader) header(i int) (int, error) {
 
 func (r *Reader) event(i int) (int, error) {
 	r.arena = r.arena[:0]
+	r.values, r.holders = 0, 0
 	r.args = r.args[:0]
 	r.bt = r.bt[:0]
 	r.hasBT = false
@@ -677,7 +690,8 @@ func (r *Reader) details(i int) (int, error) {
 				r.args = append(r.args, Arg{Index: int(idx)})
 				v = &r.args[len(r.args)-1].Value
 			}
-			if j < len(b) && isScalar(b[j]) && len(r.arena) < r.maxValues {
+			if j < len(b) && isScalar(b[j]) && r.values < r.maxValues {
+				r.values++
 				i, err = r.scalar(j+1, b[j], v)
 			} else {
 				i, err = r.topValue(j, v)
@@ -851,13 +865,28 @@ func (r *Reader) backtrace(i int) (int, error) {
 }
 
 // reserve adds n zero value nodes to the arena, for the children of a
-// composite value, and returns the index of the first. Children are parsed
-// in place there, so that a value is built once, where it stays.
-func (r *Reader) reserve(i, n int) (int, error) {
+// composite value (of an argument or return value when top is set), and
+// returns the index of the first. Children are parsed in place there, so
+// that a value is built once, where it stays.
+//
+// Every node holds at least one value that holds no other (an empty array
+// is one), so r.values counts each node not yet parsed as one: the limit
+// of the Reader's doc is then checked before the nodes are built. The n
+// children of a composite node replace the one it counted for.
+func (r *Reader) reserve(i, n int, top bool) (int, error) {
 	first := len(r.arena)
-	if n > r.maxValues-first {
+	more := n
+	if !top && n > 0 {
+		more--
+		if r.holders >= r.maxValues {
+			return 0, r.fail(i, wrapf(ErrTooLarge, "more than %d arrays, structs and reprs holding values in one event", r.maxValues))
+		}
+		r.holders++
+	}
+	if more > r.maxValues-r.values {
 		return 0, r.fail(i, wrapf(ErrTooLarge, "more than %d values in one event", r.maxValues))
 	}
+	r.values += more
 	r.nested = true
 	r.arena = slices.Grow(r.arena, n)[:first+n]
 	clear(r.arena[first:])
@@ -873,12 +902,13 @@ func isScalar(t byte) bool { return t <= 10 || t == 13 }
 // and its node then copied into *v.
 func (r *Reader) topValue(i int, v *Value) (int, error) {
 	if i < len(r.buf) && isScalar(r.buf[i]) {
-		if len(r.arena) >= r.maxValues {
+		if r.values >= r.maxValues {
 			return i, r.fail(i, wrapf(ErrTooLarge, "more than %d values in one event", r.maxValues))
 		}
+		r.values++
 		return r.scalar(i+1, r.buf[i], v)
 	}
-	at, err := r.reserve(i, 1)
+	at, err := r.reserve(i, 1, true)
 	if err != nil {
 		return i, err
 	}
@@ -989,11 +1019,14 @@ func (r *Reader) value(i, depth, dst int) (int, error) {
 			return i, err
 		}
 		if m > uint64(r.maxArray) {
-			return i, r.fail(i, wrapf(ErrTooLarge, "array of %d elements", m))
+			return i, r.fail(i, wrapf(ErrTooLarge, "array of %d elements: more than %d in one array", m, r.maxArray))
 		}
 		// Every element is a value: refused here, before one is built or
 		// the bytes of the array are waited for.
-		if m > uint64(r.maxValues-len(r.arena)) {
+		if before := r.values - 1; m > uint64(r.maxValues-before) {
+			if before > 0 {
+				return i, r.fail(i, wrapf(ErrTooLarge, "array of %d elements after %d other values: more than %d values in one event", m, before, r.maxValues))
+			}
 			return i, r.fail(i, wrapf(ErrTooLarge, "array of %d elements: more than %d values in one event", m, r.maxValues))
 		}
 		if m > uint64(len(b)-j) {
@@ -1006,7 +1039,7 @@ func (r *Reader) value(i, depth, dst int) (int, error) {
 		if depth >= r.maxDepth {
 			return i, r.fail(at, wrapf(ErrTooLarge, "values nested deeper than %d", r.maxDepth))
 		}
-		if first, err = r.reserve(i, n); err != nil {
+		if first, err = r.reserve(i, n, false); err != nil {
 			return i, err
 		}
 		r.arena[dst].Kind = kind
@@ -1030,7 +1063,7 @@ func (r *Reader) value(i, depth, dst int) (int, error) {
 			return i, r.fail(at, wrapf(ErrTooLarge, "values nested deeper than %d", r.maxDepth))
 		}
 		n = len(sig.Members)
-		if first, err = r.reserve(i, n); err != nil {
+		if first, err = r.reserve(i, n, false); err != nil {
 			return i, err
 		}
 		r.arena[dst].Kind, r.arena[dst].Struct = KindStruct, sig
@@ -1044,7 +1077,7 @@ func (r *Reader) value(i, depth, dst int) (int, error) {
 			return i, r.fail(at, wrapf(ErrTooLarge, "values nested deeper than %d", r.maxDepth))
 		}
 		n = 2
-		if first, err = r.reserve(i, n); err != nil {
+		if first, err = r.reserve(i, n, false); err != nil {
 			return i, err
 		}
 		r.arena[dst].Kind = KindRepr

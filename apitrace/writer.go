@@ -56,7 +56,8 @@ const DefaultChunkSize = 1 << 20
 //   - a wide string code unit that is not a uint from 1 to 2^32-1
 //     (apitrace keeps 32 bits and ends the string at 0);
 //   - nesting deeper than DefaultMaxDepth, more than DefaultMaxValues
-//     values in an event, or more than the other Default limits allow;
+//     values in an event (counted as the Reader's doc says), or more
+//     than the other Default limits allow;
 //   - what apitrace asserts on: a glGetError() whose return value is not
 //     an integer, bool, float or null (or is an unsigned one above
 //     2^63-1), a struct named GUID with four members that are not three
@@ -120,8 +121,11 @@ type Writer struct {
 	pending map[uint64]pendingCall
 
 	tx    txn // what the event being written changed, to undo on refusal
-	nodes int // values in the event being written
-	long  int // the length of a string in it over the Reader's limit
+	nodes int // values in the event being written that hold no other
+	// holders counts the arrays, structs and reprs of the event that
+	// hold values.
+	holders int
+	long    int // the length of a string in it over the Reader's limit
 	// argSeen has a bit set for each argument index the event being
 	// written has given
 	argSeen []uint64
@@ -385,7 +389,7 @@ func (w *Writer) rollback() {
 // add appends ev to the buffer and updates the Writer's state, or returns
 // the rule ev breaks, leaving what it changed for rollback to undo.
 func (w *Writer) add(ev *Event) error {
-	w.nodes, w.long = 0, 0
+	w.nodes, w.holders, w.long = 0, 0, 0
 	var err error
 	switch ev.Kind {
 	case Enter:
@@ -863,9 +867,19 @@ func appendSint(dst []byte, v int64) []byte {
 
 // value appends v, nested depth composite values deep.
 func (w *Writer) value(v *Value, depth int) error {
-	w.nodes++
-	if w.nodes > DefaultMaxValues {
-		return wrapf(ErrInvalid, "more than %d values in one event, the Reader's limit", DefaultMaxValues)
+	// Counted as the Reader counts: values holding no other, and apart
+	// the arrays, structs and reprs that hold some.
+	switch {
+	case len(v.Elems) == 0 || (v.Kind != KindArray && v.Kind != KindStruct && v.Kind != KindRepr && v.Kind != KindWString):
+		w.nodes++
+		if w.nodes > DefaultMaxValues {
+			return wrapf(ErrInvalid, "more than %d values in one event, the Reader's limit", DefaultMaxValues)
+		}
+	default:
+		w.holders++
+		if w.holders > DefaultMaxValues {
+			return wrapf(ErrInvalid, "more than %d arrays, structs and reprs holding values in one event, the Reader's limit", DefaultMaxValues)
+		}
 	}
 	switch v.Kind {
 	case KindArray, KindStruct, KindRepr, KindWString:

@@ -132,6 +132,11 @@ func main() {
 	s.call(0, 0, true, func() { s.array(1<<22 + 1) })
 	write("array-over.trace", brotli(s))
 
+	// An array of exactly 2^22 integers: the default limit of one event.
+	s = newStream()
+	s.call(0, 0, true, func() { s.array(1 << 22) })
+	write("array-4m.trace", brotli(s))
+
 	// One call whose argument is a string of 64 MiB, and one with two
 	// strings of 32 MiB in two calls.
 	s = newStream()
