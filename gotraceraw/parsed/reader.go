@@ -641,8 +641,9 @@ func (c *cursor) next(g *generation) (bool, error) {
 	data := c.data
 	c.ev.off = c.base
 	// The common event in line: a known timed type whose values take one
-	// or two bytes each, all in the batch; decode takes the others.
-	if ti := &info[data[0]]; ti.timed && len(data) >= 1+2*(1+int(ti.nargs)) {
+	// to three bytes each (a sequence number passes 2^14 in a busy
+	// goroutine's generation), all in the batch; decode takes the others.
+	if ti := &info[data[0]]; ti.timed && len(data) >= 1+3*(1+int(ti.nargs)) {
 		var dt uint64
 		p := 1
 		for i := -1; i < int(ti.nargs); i++ {
@@ -651,13 +652,16 @@ func (c *cursor) next(g *generation) (bool, error) {
 			if b0 < 0x80 {
 				v = uint64(b0)
 				p++
-			} else {
-				b1 := data[p+1]
-				if b1 >= 0x80 {
-					goto slow
-				}
+			} else if b1 := data[p+1]; b1 < 0x80 {
 				v = uint64(b0&0x7f) | uint64(b1)<<7
 				p += 2
+			} else {
+				b2 := data[p+2]
+				if b2 >= 0x80 {
+					goto slow
+				}
+				v = uint64(b0&0x7f) | uint64(b1&0x7f)<<7 | uint64(b2)<<14
+				p += 3
 			}
 			if i < 0 {
 				dt = v
