@@ -184,7 +184,12 @@ func (s *stream) next(src batchSource, e *Event) error {
 				return err // before the event, as Go's parser
 			}
 			if more {
-				siftDown(s.frontier, 0) // the root's time only grew
+				// The root's time only grew; mostly it stays the root,
+				// which the first children tell without a call.
+				h := s.frontier
+				if t := c.ev.time; len(h) > 1 && h[1].ev.time < t || len(h) > 2 && h[2].ev.time < t {
+					siftDown(h, 0)
+				}
 			} else {
 				s.frontier = heapRemove(s.frontier, 0)
 			}
