@@ -288,26 +288,10 @@ func (o *ordering) advance(ev *raw, tab *tables, m ThreadID, gen uint64, msp **m
 		}
 		cur.p, cur.g = ms.p, ms.g
 	}
-	var next schedCtx
-	var ok bool
-	var err error
+	// The commonest events are handled here, in a small function: a
+	// goroutine starts...
 	c := cur
 	switch ev.typ {
-	case gotraceraw.EvProcsChange, gotraceraw.EvGoLabel, gotraceraw.EvUserLog:
-		next, ok, err = o.annotation(ev, tab, c)
-	case gotraceraw.EvProcStart:
-		next, ok, err = o.procStart(ev, tab, gen, c)
-	case gotraceraw.EvProcStop:
-		next, ok, err = o.procStop(ev, tab, c)
-	case gotraceraw.EvProcSteal:
-		next, ok, err = o.procSteal(ev, tab, gen, c)
-	case gotraceraw.EvProcStatus:
-		next, ok, err = o.procStatus(ev, tab, gen, c)
-	case gotraceraw.EvGoCreate, gotraceraw.EvGoCreateBlocked:
-		next, ok, err = o.goCreate(ev, tab, gen, c)
-	case gotraceraw.EvGoCreateSyscall:
-		next, ok, err = o.goCreateSyscall(ev, tab, gen, c)
-	// The commonest events are handled in line: a goroutine starts...
 	case gotraceraw.EvGoStart:
 		s := o.gs.get(int64(ev.args[0]))
 		if s == nil || s.status != goRunnable || !seqNext(gen, ev.args[1], s.seqGen, s.seq) {
@@ -317,9 +301,9 @@ func (o *ordering) advance(ev *raw, tab *tables, m ThreadID, gen uint64, msp **m
 			return false, check(c, reqs{must, must, mustNot})
 		}
 		s.status, s.seqGen, s.seq = goRunning, gen, ev.args[1]
-		next, ok = c, true
-		next.g = GoID(ev.args[0])
 		o.push(ev, tab, c)
+		ms.g = GoID(ev.args[0])
+		return true, nil
 	// ...stops, blocks or ends...
 	case gotraceraw.EvGoDestroy, gotraceraw.EvGoStop, gotraceraw.EvGoBlock:
 		if err := checkUserGo(c); err != nil {
@@ -337,11 +321,9 @@ func (o *ordering) advance(ev *raw, tab *tables, m ThreadID, gen uint64, msp **m
 		case gotraceraw.EvGoBlock:
 			s.status = goWaiting
 		}
-		next, ok = c, true
-		next.g = NoGoroutine
 		o.push(ev, tab, c)
-	case gotraceraw.EvGoDestroySyscall:
-		next, ok, err = o.goDestroySyscall(ev, tab, c)
+		ms.g = NoGoroutine
+		return true, nil
 	// ...or is unblocked, by anything (sysmon too): no context to check.
 	case gotraceraw.EvGoUnblock:
 		s := o.gs.get(int64(ev.args[0]))
@@ -349,59 +331,83 @@ func (o *ordering) advance(ev *raw, tab *tables, m ThreadID, gen uint64, msp **m
 			return false, nil
 		}
 		s.status, s.seqGen, s.seq = goRunnable, gen, ev.args[1]
-		next, ok = c, true
 		o.push(ev, tab, c)
-	case gotraceraw.EvGoSyscallBegin:
-		next, ok, err = o.syscallBegin(ev, tab, gen, c)
-	case gotraceraw.EvGoSyscallEnd:
-		next, ok, err = o.syscallEnd(ev, tab, c)
-	case gotraceraw.EvGoSyscallEndBlocked:
-		next, ok, err = o.syscallEndBlocked(ev, tab, c)
-	case gotraceraw.EvGoStatus, gotraceraw.EvGoStatusStack:
-		next, ok, err = o.goStatus(ev, tab, gen, c)
-	case gotraceraw.EvSTWBegin, gotraceraw.EvGCMarkAssistBegin:
-		next, ok, err = o.goRangeBegin(ev, tab, c)
-	case gotraceraw.EvSTWEnd, gotraceraw.EvGCMarkAssistEnd:
-		next, ok, err = o.goRangeEnd(ev, tab, c)
-	case gotraceraw.EvGCMarkAssistActive:
-		next, ok, err = o.goRangeActive(ev, tab, gen, c)
-	case gotraceraw.EvGCActive:
-		next, ok, err = o.gcActive(ev, tab, gen, c)
-	case gotraceraw.EvGCBegin:
-		next, ok, err = o.gcBegin(ev, tab, c)
-	case gotraceraw.EvGCEnd:
-		next, ok, err = o.gcEnd(ev, tab, c)
-	case gotraceraw.EvGCSweepActive:
-		next, ok, err = o.sweepActive(ev, tab, gen, c)
-	case gotraceraw.EvGCSweepBegin:
-		next, ok, err = o.sweepBegin(ev, tab, c)
-	case gotraceraw.EvGCSweepEnd:
-		next, ok, err = o.sweepEnd(ev, tab, c)
-	case gotraceraw.EvHeapAlloc, gotraceraw.EvHeapGoal:
-		next, ok, err = o.heapMetric(ev, tab, c)
-	case gotraceraw.EvUserTaskBegin:
-		next, ok, err = o.taskBegin(ev, tab, c)
-	case gotraceraw.EvUserTaskEnd:
-		next, ok, err = o.taskEnd(ev, tab, c)
-	case gotraceraw.EvUserRegionBegin, gotraceraw.EvUserRegionEnd:
-		next, ok, err = o.regionBeginEnd(ev, tab, c)
-	case gotraceraw.EvGoSwitch, gotraceraw.EvGoSwitchDestroy:
-		next, ok, err = o.goSwitch(ev, tab, gen, c)
-	default:
-		if info[ev.typ].kind != KindExperimental {
-			return false, wrapf(ErrEvent, "bad event type found while ordering: %v", ev.typ)
-		}
-		// Events that may or may not have a P, unvalidated otherwise.
-		if err := check(c, reqs{must, may, may}); err != nil {
-			return false, err
-		}
-		o.push(ev, tab, c)
-		next, ok = c, true
+		return true, nil
 	}
+	next, ok, err := o.advanceOther(ev, tab, gen, c)
 	if err == nil && ok && ms != nil {
 		ms.p, ms.g = next.p, next.g
 	}
 	return ok, err
+}
+
+// advanceOther is advance of the events but the commonest: it returns
+// the context after the event.
+func (o *ordering) advanceOther(ev *raw, tab *tables, gen uint64, c schedCtx) (schedCtx, bool, error) {
+	switch ev.typ {
+	case gotraceraw.EvProcsChange, gotraceraw.EvGoLabel, gotraceraw.EvUserLog:
+		return o.annotation(ev, tab, c)
+	case gotraceraw.EvProcStart:
+		return o.procStart(ev, tab, gen, c)
+	case gotraceraw.EvProcStop:
+		return o.procStop(ev, tab, c)
+	case gotraceraw.EvProcSteal:
+		return o.procSteal(ev, tab, gen, c)
+	case gotraceraw.EvProcStatus:
+		return o.procStatus(ev, tab, gen, c)
+	case gotraceraw.EvGoCreate, gotraceraw.EvGoCreateBlocked:
+		return o.goCreate(ev, tab, gen, c)
+	case gotraceraw.EvGoCreateSyscall:
+		return o.goCreateSyscall(ev, tab, gen, c)
+	case gotraceraw.EvGoDestroySyscall:
+		return o.goDestroySyscall(ev, tab, c)
+	case gotraceraw.EvGoSyscallBegin:
+		return o.syscallBegin(ev, tab, gen, c)
+	case gotraceraw.EvGoSyscallEnd:
+		return o.syscallEnd(ev, tab, c)
+	case gotraceraw.EvGoSyscallEndBlocked:
+		return o.syscallEndBlocked(ev, tab, c)
+	case gotraceraw.EvGoStatus, gotraceraw.EvGoStatusStack:
+		return o.goStatus(ev, tab, gen, c)
+	case gotraceraw.EvSTWBegin, gotraceraw.EvGCMarkAssistBegin:
+		return o.goRangeBegin(ev, tab, c)
+	case gotraceraw.EvSTWEnd, gotraceraw.EvGCMarkAssistEnd:
+		return o.goRangeEnd(ev, tab, c)
+	case gotraceraw.EvGCMarkAssistActive:
+		return o.goRangeActive(ev, tab, gen, c)
+	case gotraceraw.EvGCActive:
+		return o.gcActive(ev, tab, gen, c)
+	case gotraceraw.EvGCBegin:
+		return o.gcBegin(ev, tab, c)
+	case gotraceraw.EvGCEnd:
+		return o.gcEnd(ev, tab, c)
+	case gotraceraw.EvGCSweepActive:
+		return o.sweepActive(ev, tab, gen, c)
+	case gotraceraw.EvGCSweepBegin:
+		return o.sweepBegin(ev, tab, c)
+	case gotraceraw.EvGCSweepEnd:
+		return o.sweepEnd(ev, tab, c)
+	case gotraceraw.EvHeapAlloc, gotraceraw.EvHeapGoal:
+		return o.heapMetric(ev, tab, c)
+	case gotraceraw.EvUserTaskBegin:
+		return o.taskBegin(ev, tab, c)
+	case gotraceraw.EvUserTaskEnd:
+		return o.taskEnd(ev, tab, c)
+	case gotraceraw.EvUserRegionBegin, gotraceraw.EvUserRegionEnd:
+		return o.regionBeginEnd(ev, tab, c)
+	case gotraceraw.EvGoSwitch, gotraceraw.EvGoSwitchDestroy:
+		return o.goSwitch(ev, tab, gen, c)
+	default:
+		if info[ev.typ].kind != KindExperimental {
+			return c, false, wrapf(ErrEvent, "bad event type found while ordering: %v", ev.typ)
+		}
+		// Events that may or may not have a P, unvalidated otherwise.
+		if err := check(c, reqs{must, may, may}); err != nil {
+			return c, false, err
+		}
+		o.push(ev, tab, c)
+		return c, true, nil
+	}
 }
 
 func (o *ordering) procStatus(ev *raw, tab *tables, gen uint64, c schedCtx) (schedCtx, bool, error) {
