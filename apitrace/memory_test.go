@@ -289,3 +289,106 @@ func TestArrayAtDefaultLimit(t *testing.T) {
 		t.Errorf("Check with one more value: %v, want ErrInvalid", err)
 	}
 }
+
+// TestWriterStringHeldOnce writes events holding a 32 MiB string, as
+// Writer and CallWriter in each container: the string goes from the
+// caller's value into the chunk stream, a chunk at a time, instead of
+// being copied whole into the event's buffer first (apitracerepack held a
+// 250 MiB string twice, 520 MB). What is written reads back the same.
+func TestWriterStringHeldOnce(t *testing.T) {
+	const size = 32 << 20
+	big := bytes.Repeat([]byte("0123456789abcdef"), size/16)
+	sig := &FunctionSig{Name: "f", ArgNames: []string{"x", "y"}}
+	for _, c := range []Container{Snappy, Gzip, Zstd} {
+		for _, calls := range []bool{false, true} {
+			var out bytes.Buffer
+			out.Grow(4 << 20)
+			var err error
+			total, _ := allocated(func() {
+				h := Header{Version: 6, SemanticVersion: 6, Container: c}
+				if calls {
+					var w *CallWriter
+					if w, err = NewCallWriter(&out, h); err != nil {
+						return
+					}
+					if err = w.Write(&Call{Sig: sig, Args: []Value{{Kind: KindString, Data: big}, {Kind: KindBlob, Data: big[1:]}}}); err != nil {
+						return
+					}
+					err = w.Close()
+					return
+				}
+				var w *Writer
+				if w, err = NewWriter(&out, h); err != nil {
+					return
+				}
+				ev := &Event{Kind: Enter, Sig: sig, Args: []Arg{{Index: 0, Value: Value{Kind: KindString, Data: big}}, {Index: 1, Value: Value{Kind: KindBlob, Data: big[1:]}}}}
+				if err = w.Write(ev); err != nil {
+					return
+				}
+				if err = w.Write(&Event{Kind: Leave}); err != nil {
+					return
+				}
+				err = w.Close()
+			})
+			if err != nil {
+				t.Fatalf("%v calls=%v: %v", c, calls, err)
+			}
+			t.Logf("%v calls=%v: %d MiB allocated", c, calls, total>>20)
+			if total > 24<<20 {
+				t.Errorf("%v calls=%v: %d MiB allocated to write two strings of 32 MiB, want them not copied whole", c, calls, total>>20)
+			}
+			r, err := NewCallReader(bytes.NewReader(out.Bytes()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			call, err := r.Read()
+			if err != nil {
+				t.Fatalf("%v calls=%v: reading back: %v", c, calls, err)
+			}
+			if len(call.Args) != 2 || !bytes.Equal(call.Args[0].Data, big) || !bytes.Equal(call.Args[1].Data, big[1:]) {
+				t.Errorf("%v calls=%v: the strings read back differ", c, calls)
+			}
+		}
+	}
+}
+
+// TestWriterBigStringRefused writes a call, then an event holding a
+// 32 MiB string and a value the Writer refuses after it: nothing of the
+// refused event is written, and the first call is.
+func TestWriterBigStringRefused(t *testing.T) {
+	big := make([]byte, 32<<20)
+	sig := &FunctionSig{Name: "f", ArgNames: []string{"x", "y"}}
+	var out bytes.Buffer
+	w, err := NewWriter(&out, Header{Version: 6, SemanticVersion: 6})
+	if err != nil {
+		t.Fatal(err)
+	}
+	small := &Event{Kind: Enter, Sig: sig, Args: []Arg{{Index: 0, Value: Value{Kind: KindString, Data: []byte("a")}}}}
+	if err := w.Write(small); err != nil {
+		t.Fatal(err)
+	}
+	bad := &Event{Kind: Enter, Call: 1, Sig: sig, Args: []Arg{{Index: 0, Value: Value{Kind: KindString, Data: big}}, {Index: 1, Value: Value{Kind: ValueKind(200)}}}}
+	if err := w.Write(bad); !errors.Is(err, ErrInvalid) {
+		t.Fatalf("%v, want ErrInvalid", err)
+	}
+	if err := w.Close(); !errors.Is(err, ErrInvalid) {
+		t.Fatalf("Close: %v, want the refusal", err)
+	}
+	if out.Len() > 1<<10 {
+		t.Errorf("%d bytes written: some of the refused event's string is there", out.Len())
+	}
+	r, err := NewReader(bytes.NewReader(out.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, err := range r.All() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		n++
+	}
+	if n != 1 {
+		t.Errorf("%d events read back, want the first alone", n)
+	}
+}

@@ -96,9 +96,16 @@ type Writer struct {
 	// writes at the default level.
 	ZstdLevel int
 
-	w      io.Writer
-	hdr    Header
-	buf    []byte // stream bytes not yet compressed
+	w   io.Writer
+	hdr Header
+	buf []byte // stream bytes not yet compressed
+	// big lists the long strings of the event being written, which buf
+	// leaves out (it holds their lengths): they go from the caller's
+	// value into the chunk stream once the event is accepted, so that a
+	// string is never held twice.
+	big []bigString
+	// stage collects a chunk while big strings are written out.
+	stage  []byte
 	out    []byte // one compressed chunk with its length
 	enc    snappy.Encoder
 	gz     *gzip.Writer
@@ -285,13 +292,38 @@ func appendString[S string | []byte](dst []byte, s S) []byte {
 	return append(dst, s...)
 }
 
+// bigStringLen is the length from which a string is left out of the
+// event's buffer (see Writer.big): a chunk, so that copying it there would
+// cost more than one chunk of memory.
+const bigStringLen = DefaultChunkSize
+
+// bigString is a string of the event being written, to be inserted at
+// buf[at] (one of b and s is set).
+type bigString struct {
+	at int
+	b  []byte
+	s  string
+}
+
 // putString appends s to the event being written, noting a string our
-// Reader would refuse.
+// Reader would refuse. A long one is only noted, after its length.
 func putString[S string | []byte](w *Writer, s S) {
 	if len(s) > DefaultMaxDataLen && w.long == 0 {
 		w.long = len(s)
 	}
-	w.buf = appendString(w.buf, s)
+	if len(s) < bigStringLen {
+		w.buf = appendString(w.buf, s)
+		return
+	}
+	w.buf = varint.Append(w.buf, uint64(len(s)))
+	d := bigString{at: len(w.buf)}
+	switch s := any(s).(type) {
+	case []byte:
+		d.b = s
+	case string:
+		d.s = s
+	}
+	w.big = append(w.big, d)
 }
 
 // Write appends one event. An enter event gets the next call number; a
@@ -357,6 +389,8 @@ func (w *Writer) fail(err error) error {
 func (w *Writer) begin() {
 	t := &w.tx
 	t.mark = len(w.buf)
+	clear(w.big)
+	w.big = w.big[:0]
 	t.calls, t.last, t.hasLast = w.calls, w.last, w.hasLast
 	t.added, t.removed = t.added[:0], t.removed[:0]
 	w.funcs.begin()
@@ -370,6 +404,8 @@ func (w *Writer) begin() {
 func (w *Writer) rollback() {
 	t := &w.tx
 	w.buf = w.buf[:t.mark]
+	clear(w.big) // keep no reference to the caller's strings
+	w.big = w.big[:0]
 	w.calls, w.last, w.hasLast = t.calls, t.last, t.hasLast
 	// Entries taken out go back first: one put in by this event and
 	// taken out again is then removed with the others it put in.
@@ -472,12 +508,73 @@ func (w *Writer) spill() error {
 	if size < 0 {
 		return w.fail(wrapf(ErrInvalid, "chunk size %d above %d", w.ChunkSize, DefaultChunkSize))
 	}
+	if len(w.big) > 0 {
+		return w.spillBig(size)
+	}
 	if len(w.buf) >= size {
 		n := len(w.buf) / size * size
 		if err := w.emit(w.buf[:n], size); err != nil {
 			return err
 		}
 		w.buf = w.buf[:copy(w.buf, w.buf[n:])]
+	}
+	return nil
+}
+
+// spillBig writes the whole chunks of the stream buffered, with the long
+// strings of the event just accepted inserted where they belong, and
+// keeps the rest in buf. The strings go out from the caller's values: in
+// whole chunks when one starts at a chunk boundary, else copied a chunk
+// at a time.
+func (w *Writer) spillBig(size int) error {
+	src := w.buf
+	w.stage = w.stage[:0]
+	at := 0
+	var err error
+	for k := range w.big {
+		d := &w.big[k]
+		if err = feed(w, src[at:d.at], size); err != nil {
+			break
+		}
+		if d.b != nil {
+			err = feed(w, d.b, size)
+		} else {
+			err = feed(w, d.s, size)
+		}
+		if err != nil {
+			break
+		}
+		at = d.at
+	}
+	if err == nil {
+		err = feed(w, src[at:], size)
+	}
+	clear(w.big)
+	w.big = w.big[:0]
+	w.buf, w.stage = w.stage, src[:0]
+	return err
+}
+
+// feed adds p to the chunk stream in w.stage, writing each chunk it fills.
+func feed[S string | []byte](w *Writer, p S, size int) error {
+	for len(p) > 0 {
+		if b, ok := any(p).([]byte); ok && len(w.stage) == 0 && len(b) >= size {
+			n := len(b) / size * size
+			if err := w.emit(b[:n], size); err != nil {
+				return err
+			}
+			p = p[n:]
+			continue
+		}
+		k := min(size-len(w.stage), len(p))
+		w.stage = append(w.stage, p[:k]...)
+		p = p[k:]
+		if len(w.stage) == size {
+			if err := w.emit(w.stage, size); err != nil {
+				return err
+			}
+			w.stage = w.stage[:0]
+		}
 	}
 	return nil
 }
