@@ -42,6 +42,7 @@ import (
 	"strings"
 
 	"github.com/tracefmt/tracefmt/apitrace"
+	"github.com/tracefmt/tracefmt/internal/cli"
 )
 
 const usage = `usage: apitracedump [OPTIONS] TRACE_FILE...
@@ -91,7 +92,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	if !explicitColor(args) {
-		opts.Color = isTerminal(stdout)
+		opts.Color = cli.IsTerminal(stdout)
 	}
 	// The Dumper gathers its text in pieces of about 60 KiB: a smaller
 	// buffer passes them straight through, copying only a trace's last
@@ -138,13 +139,4 @@ func explicitColor(args []string) bool {
 		}
 	}
 	return explicit
-}
-
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }

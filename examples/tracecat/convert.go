@@ -284,11 +284,7 @@ type progress struct {
 
 // newProgress returns nil when stderr is not a terminal.
 func newProgress(f *os.File, name string, stderr io.Writer) *progress {
-	tty, ok := stderr.(*os.File)
-	if !ok {
-		return nil
-	}
-	if st, err := tty.Stat(); err != nil || st.Mode()&os.ModeCharDevice == 0 {
+	if !cli.IsTerminal(stderr) {
 		return nil
 	}
 	p := &progress{r: f, name: name, w: stderr, start: time.Now(), interval: 250 * time.Millisecond}

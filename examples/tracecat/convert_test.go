@@ -202,6 +202,14 @@ func TestProgress(t *testing.T) {
 	if p := newProgress(f, in, notTTY); p != nil {
 		t.Error("progress shown on a file")
 	}
+	null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer null.Close()
+	if p := newProgress(f, in, null); p != nil {
+		t.Errorf("progress shown on %s, a character device but no terminal", os.DevNull)
+	}
 	st, _ := f.Stat()
 	var shown bytes.Buffer
 	p := &progress{r: f, name: "multi.txt", w: &shown, total: st.Size(), start: time.Now().Add(-2 * time.Second)}

@@ -1,0 +1,7 @@
+//go:build darwin || freebsd || openbsd || netbsd || dragonfly
+
+package cli
+
+import "syscall"
+
+const termiosRequest = syscall.TIOCGETA
