@@ -203,20 +203,19 @@ func (s *stream) next(src batchSource, e *Event) error {
 			return err
 		}
 	}
-	if e.Kind != KindSync {
-		if e.Type == gotraceraw.EvCPUSample {
-			if err := s.checkSample(e); err != nil {
-				return err
-			}
-		}
-		// The event's string and stack IDs must be in its generation's
-		// tables.
-		ti := &info[e.Type]
+	// The event's string and stack IDs must be in its generation's
+	// tables. A Sync's type (EvNone) has none, nor a CPU sample's, whose
+	// stack is checked apart.
+	if ti := &info[e.Type]; ti.nids != 0 {
 		for _, r := range ti.ids[:ti.nids] {
 			id := e.args[r&idIndex]
 			if r&idStack != 0 && !e.tab.stacks.has(id) || r&idStack == 0 && !e.tab.strs.has(id) {
 				return s.badID(e, r)
 			}
+		}
+	} else if e.Type == gotraceraw.EvCPUSample {
+		if err := s.checkSample(e); err != nil {
+			return err
 		}
 	}
 	if e.Time <= s.lastTs {
