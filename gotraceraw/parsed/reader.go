@@ -132,8 +132,11 @@ func (r *Reader) Read() (*Event, error) {
 		r.err = ErrNotOpen
 		return nil, r.err
 	}
-	// The settings may change until the first Read.
-	r.s.strict, r.s.maxGen = r.Strict, limitOr(r.MaxGenerationSize, DefaultMaxGenerationSize)
+	if !r.s.hasGen {
+		// The settings may change until the first Read: they are taken
+		// before the first generation is read, not for every event.
+		r.s.strict, r.s.maxGen = r.Strict, limitOr(r.MaxGenerationSize, DefaultMaxGenerationSize)
+	}
 	if err := r.s.next(&r.raw, &r.ev); err != nil {
 		r.err = err
 		return nil, err
