@@ -651,30 +651,17 @@ func (c *cursor) next(g *generation) (bool, error) {
 	// to three bytes each (a sequence number passes 2^14 in a busy
 	// goroutine's generation), all in the batch; decode takes the others.
 	if ti := &info[data[0]]; ti.timed && len(data) >= 1+3*(1+int(ti.nargs)) {
-		var dt uint64
-		p := 1
-		for i := -1; i < int(ti.nargs); i++ {
-			var v uint64
-			b0 := data[p]
-			if b0 < 0x80 {
-				v = uint64(b0)
-				p++
-			} else if b1 := data[p+1]; b1 < 0x80 {
-				v = uint64(b0&0x7f) | uint64(b1)<<7
-				p += 2
-			} else {
-				b2 := data[p+2]
-				if b2 >= 0x80 {
-					goto slow
-				}
-				v = uint64(b0&0x7f) | uint64(b1&0x7f)<<7 | uint64(b2)<<14
-				p += 3
+		dt, p := short(data, 1)
+		if p == 0 {
+			goto slow
+		}
+		args := c.ev.args[:ti.nargs]
+		for i := range args {
+			v, n := short(data, p)
+			if n == 0 {
+				goto slow
 			}
-			if i < 0 {
-				dt = v
-			} else {
-				c.ev.args[i&3] = v
-			}
+			args[i], p = v, n
 		}
 		c.ev.typ = gotraceraw.EventType(data[0])
 		c.ev.time = g.tab.ns(dt) + c.lastTs
@@ -691,6 +678,24 @@ slow:
 	c.lastTs = c.ev.time
 	c.data, c.base = data[n:], c.base+int64(n)
 	return true, nil
+}
+
+// short reads the value at data[p], of one to three bytes, which data
+// holds; it returns where the value ends, or 0 when it is longer.
+func short(data []byte, p int) (uint64, int) {
+	b0 := data[p]
+	if b0 < 0x80 {
+		return uint64(b0), p + 1
+	}
+	b1 := data[p+1]
+	if b1 < 0x80 {
+		return uint64(b0&0x7f) | uint64(b1)<<7, p + 2
+	}
+	b2 := data[p+2]
+	if b2 >= 0x80 {
+		return 0, 0
+	}
+	return uint64(b0&0x7f) | uint64(b1&0x7f)<<7 | uint64(b2)<<14, p + 3
 }
 
 // decode reads a timed event from the start of data, which holds at
