@@ -17,9 +17,15 @@
 // written whole (its enter event with every argument, its leave event
 // with the return value) at the place apitrace prints it.
 //
-// Exit status: 0 done, 1 IN cannot be read or is damaged (the calls read
-// before the damage are written) or OUT cannot be written, 2 a bad flag or
-// argument.
+// An IN whose stream ends where an event ends but whose container lacks
+// its own end (a gzip trace without its trailer, as a traced program
+// killed before closing its trace leaves) is filtered whole, with a
+// warning on stderr, and the exit status is 0, as `apitrace repack` exits
+// 0 on it. An IN cut inside an event or damaged is an error.
+//
+// Exit status: 0 done (also with the warning above), 1 IN cannot be read,
+// is damaged or is cut inside an event (the calls read before are
+// written), or OUT cannot be written, 2 a bad flag or argument.
 package main
 
 import (
@@ -66,11 +72,14 @@ func run(args []string, stderr io.Writer) int {
 		f.calls = set
 	}
 	in, out := c.Flags.Arg(0), c.Flags.Arg(1)
-	if err := copyCalls(in, out, &f, stderr); err != nil {
-		var fe *fileError
-		if errors.As(err, &fe) {
-			return c.Failf(fe.name, fe.err)
-		}
+	err := copyCalls(in, out, &f, stderr)
+	var fe *fileError
+	switch {
+	case errors.As(err, &fe) && fe.whole:
+		fmt.Fprintf(stderr, "apitracefilter: %s: warning: %v (every call it holds was read)\n", fe.name, fe.err)
+	case fe != nil:
+		return c.Failf(fe.name, fe.err)
+	case err != nil:
 		return c.Failf("", err)
 	}
 	return cli.OK
@@ -95,8 +104,9 @@ func (f *filter) keep(call *apitrace.Call) bool {
 
 // fileError names the file an error is about.
 type fileError struct {
-	name string
-	err  error
+	name  string
+	err   error
+	whole bool // IN's container ended early but every event it holds was read
 }
 
 func (e *fileError) Error() string { return e.name + ": " + e.err.Error() }
@@ -108,16 +118,16 @@ func (e *fileError) Unwrap() error { return e.err }
 func copyCalls(in, out string, f *filter, stderr io.Writer) error {
 	src, err := os.Open(in)
 	if err != nil {
-		return &fileError{in, err}
+		return &fileError{in, err, false}
 	}
 	defer src.Close()
 	cr, err := apitrace.NewCallReader(bufio.NewReaderSize(src, 1<<20))
 	if err != nil {
-		return &fileError{in, err}
+		return &fileError{in, err, false}
 	}
 	dst, err := os.Create(out)
 	if err != nil {
-		return &fileError{out, err}
+		return &fileError{out, err, false}
 	}
 	bw := bufio.NewWriterSize(dst, 1<<20)
 	h := cr.Header()
@@ -128,12 +138,14 @@ func copyCalls(in, out string, f *filter, stderr io.Writer) error {
 	w, err := apitrace.NewCallWriter(bw, h)
 	if err != nil {
 		dst.Close()
-		return &fileError{out, err}
+		return &fileError{out, err, false}
 	}
 	var readErr error
 	for call, err := range cr.All() {
 		if err != nil {
-			readErr = &fileError{in, err}
+			// Offset is where the last whole event ended and Decompressed
+			// how far the container went: equal, nothing of IN is lost.
+			readErr = &fileError{in, err, errors.Is(err, io.ErrUnexpectedEOF) && cr.Offset() == cr.Decompressed()}
 			break
 		}
 		if !f.keep(call) {
@@ -141,7 +153,7 @@ func copyCalls(in, out string, f *filter, stderr io.Writer) error {
 		}
 		if err := w.Write(call); err != nil {
 			dst.Close()
-			return &fileError{out, fmt.Errorf("call %d: %w", call.No, err)}
+			return &fileError{out, fmt.Errorf("call %d: %w", call.No, err), false}
 		}
 	}
 	err = w.Close()
@@ -152,7 +164,7 @@ func copyCalls(in, out string, f *filter, stderr io.Writer) error {
 		err = cerr
 	}
 	if err != nil {
-		return &fileError{out, err}
+		return &fileError{out, err, false}
 	}
 	return readErr
 }

@@ -166,3 +166,32 @@ func TestAgainstApitrace(t *testing.T) {
 		}
 	}
 }
+
+// TestCutInput: a gzip trace without its trailer whose events are all
+// whole is filtered whole with a warning and exit 0, as `apitrace repack`
+// exits 0 on it (TestAgainstApitrace checks the calls of OUT); the same
+// trace cut inside an event, or with its deflate data damaged, still
+// fails.
+func TestCutInput(t *testing.T) {
+	dir := t.TempDir()
+	noEOF := filepath.Join(testutil.SharedFixture(t, "apitrace"), "zlib-no-eof.trace")
+	out := filepath.Join(dir, "out.trace")
+	if errs, code := runCmd(noEOF, out); code != 0 || !strings.HasPrefix(errs, "apitracefilter: "+noEOF+": warning: ") || strings.Count(errs, "\n") != 1 {
+		t.Errorf("%s: exit %d, %q", noEOF, code, errs)
+	}
+	data, err := os.ReadFile(noEOF)
+	if err != nil {
+		t.Fatal(err)
+	}
+	damaged := append([]byte(nil), data...)
+	damaged[len(damaged)/2] ^= 0xff
+	for name, b := range map[string][]byte{"cut.trace": data[:1000], "damaged.trace": damaged} {
+		in := filepath.Join(dir, name)
+		if err := os.WriteFile(in, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if errs, code := runCmd(in, out); code != 1 || !strings.HasPrefix(errs, "apitracefilter: "+in+": apitrace: ") || strings.Contains(errs, "warning") {
+			t.Errorf("%s: exit %d, %q", name, code, errs)
+		}
+	}
+}

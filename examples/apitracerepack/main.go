@@ -12,11 +12,19 @@
 // the zstd command and the apitrace package read. -b/--brotli is refused:
 // this library has no Brotli encoder. When several are given, the last
 // wins. The decompressed stream of OUT is byte for byte that of IN, so
-// `apitrace dump` prints the same for both. A truncated IN is rewritten
-// up to its last whole event, and the error is reported.
+// `apitrace dump` prints the same for both.
 //
-// Exit status: 0 done, 1 IN cannot be read or is damaged, or OUT cannot be
-// written, 2 a bad flag or argument.
+// An IN whose stream ends where an event ends but whose container lacks
+// its own end (a gzip trace without its trailer, as a traced program
+// killed before closing its trace leaves) is copied whole, with a warning
+// on stderr, and the exit status is 0, as `apitrace repack` exits 0 on it.
+// An IN cut inside an event is rewritten up to its last whole event and
+// the cut is reported as an error (`apitrace repack` copies the cut event's
+// bytes, warns and exits 0; here OUT would lack them).
+//
+// Exit status: 0 done (also with the warning above), 1 IN cannot be read,
+// is damaged or is cut inside an event, or OUT cannot be written, 2 a bad
+// flag or argument.
 package main
 
 import (
@@ -116,11 +124,13 @@ func run(args []string, stderr io.Writer) int {
 		return c.BadUsage("want IN and OUT, got %d arguments", c.Flags.NArg())
 	}
 	n, err := repack(c.Flags.Arg(0), c.Flags.Arg(1), f.c, f.level)
-	if err != nil {
-		var fe *fileError
-		if errors.As(err, &fe) {
-			return c.Failf(fe.name, fe.err)
-		}
+	var fe *fileError
+	switch {
+	case errors.As(err, &fe) && fe.whole:
+		fmt.Fprintf(stderr, "apitracerepack: %s: warning: %v (every event it holds was copied)\n", fe.name, fe.err)
+	case fe != nil:
+		return c.Failf(fe.name, fe.err)
+	case err != nil:
 		return c.Failf("", err)
 	}
 	fmt.Fprintf(stderr, "apitracerepack: %d events\n", n)
@@ -129,8 +139,9 @@ func run(args []string, stderr io.Writer) int {
 
 // fileError names the file an error is about.
 type fileError struct {
-	name string
-	err  error
+	name  string
+	err   error
+	whole bool // IN's container ended early but every event it holds was copied
 }
 
 func (e *fileError) Error() string { return e.name + ": " + e.err.Error() }
@@ -142,16 +153,16 @@ func (e *fileError) Unwrap() error { return e.err }
 func repack(in, out string, c apitrace.Container, level int) (events int, err error) {
 	f, err := os.Open(in)
 	if err != nil {
-		return 0, &fileError{in, err}
+		return 0, &fileError{in, err, false}
 	}
 	defer f.Close()
 	r, err := apitrace.NewReader(bufio.NewReaderSize(f, 1<<20))
 	if err != nil {
-		return 0, &fileError{in, err}
+		return 0, &fileError{in, err, false}
 	}
 	o, err := os.Create(out)
 	if err != nil {
-		return 0, &fileError{out, err}
+		return 0, &fileError{out, err, false}
 	}
 	bw := bufio.NewWriterSize(o, 1<<20)
 	h := r.Header()
@@ -159,17 +170,19 @@ func repack(in, out string, c apitrace.Container, level int) (events int, err er
 	w := &apitrace.Writer{ZstdLevel: level}
 	if err := w.Reset(bw, h); err != nil {
 		o.Close()
-		return 0, &fileError{out, err}
+		return 0, &fileError{out, err, false}
 	}
 	var readErr error
 	for ev, err := range r.All() {
 		if err != nil {
-			readErr = &fileError{in, err}
+			// Offset is where the last whole event ended and Decompressed
+			// how far the container went: equal, nothing of IN is lost.
+			readErr = &fileError{in, err, errors.Is(err, io.ErrUnexpectedEOF) && r.Offset() == r.Decompressed()}
 			break
 		}
 		if err := w.Write(ev); err != nil {
 			o.Close()
-			return events, &fileError{out, err}
+			return events, &fileError{out, err, false}
 		}
 		events++
 	}
@@ -181,7 +194,7 @@ func repack(in, out string, c apitrace.Container, level int) (events int, err er
 		err = cerr
 	}
 	if err != nil {
-		return events, &fileError{out, err}
+		return events, &fileError{out, err, false}
 	}
 	return events, readErr
 }

@@ -146,11 +146,38 @@ func TestUnreadable(t *testing.T) {
 	if msg := stderr.String(); code != 1 || !strings.HasPrefix(msg, "apitracerepack: ") || !strings.Contains(msg, missing) || strings.Count(msg, "\n") != 1 {
 		t.Errorf("exit %d, %q", code, msg)
 	}
-	stderr.Reset()
-	cut := input(t, "zlib-no-eof.trace")
-	code = run([]string{cut, filepath.Join(dir, "out.trace")}, &stderr)
-	if msg := stderr.String(); code != 1 || !strings.Contains(msg, cut) || !strings.Contains(msg, "unexpected EOF") {
-		t.Errorf("cut input: exit %d, %q", code, msg)
+}
+
+// TestCutInput: a gzip trace without its trailer whose events are all
+// whole is copied whole with a warning and exit 0, as `apitrace repack`
+// exits 0 on it (TestRepackDump checks that OUT dumps as IN); the same
+// trace cut inside an event, or with its deflate data damaged, still
+// fails.
+func TestCutInput(t *testing.T) {
+	dir := t.TempDir()
+	noEOF := input(t, "zlib-no-eof.trace")
+	var stderr bytes.Buffer
+	out := filepath.Join(dir, "out.trace")
+	code := run([]string{noEOF, out}, &stderr)
+	if msg := stderr.String(); code != 0 || !strings.Contains(msg, noEOF+": warning: ") || !strings.Contains(msg, "unexpected EOF") || !strings.Contains(msg, "apitracerepack: 64 events") {
+		t.Errorf("%s: exit %d, %q", noEOF, code, msg)
+	}
+	data, err := os.ReadFile(noEOF)
+	if err != nil {
+		t.Fatal(err)
+	}
+	damaged := append([]byte(nil), data...)
+	damaged[len(damaged)/2] ^= 0xff
+	for name, b := range map[string][]byte{"cut.trace": data[:1000], "damaged.trace": damaged} {
+		in := filepath.Join(dir, name)
+		if err := os.WriteFile(in, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		stderr.Reset()
+		code := run([]string{in, out}, &stderr)
+		if msg := stderr.String(); code != 1 || !strings.HasPrefix(msg, "apitracerepack: "+in+": apitrace: ") || strings.Contains(msg, "warning") {
+			t.Errorf("%s: exit %d, %q", name, code, msg)
+		}
 	}
 }
 
