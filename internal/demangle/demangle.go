@@ -53,10 +53,10 @@ const (
 	// space between closing template brackets where LLVM 14 puts one
 	// ("std::vector<int, std::allocator<int> >").
 	LLVM14 Version = 14
-	// LLVM19 spells as llvm-cxxfilt-19 does where the package knows its
-	// rules: closing template brackets are never spaced
-	// ("std::vector<int, std::allocator<int>>"). Versions from 15 on are
-	// taken as 19.
+	// LLVM19 spells as llvm-cxxfilt-19 does: closing template brackets
+	// are never spaced ("std::vector<int, std::allocator<int>>"),
+	// expressions have only the parentheses C++ needs. Versions from 15
+	// on are taken as 19.
 	LLVM19 Version = 19
 )
 
@@ -80,13 +80,19 @@ func Demangle(name string) (string, error) {
 func (v Version) Demangle(name string) (string, error) {
 	st := pool.Get().(*state)
 	defer pool.Put(st)
-	st.pr.tight = v >= 15
-	st.p.llvm19 = v >= 15
+	st.follow(v)
 	out, err := st.word(name)
 	if err != nil {
 		return "", err
 	}
 	return string(out), nil
+}
+
+// follow sets the parser and printer to LLVM release v's rules.
+func (st *state) follow(v Version) {
+	st.p.llvm19 = v >= 15
+	st.pr.tight = v >= 15
+	st.pr.llvm19 = v >= 15
 }
 
 // word demangles one word the way llvm-cxxfilt does. The result is valid
@@ -121,6 +127,7 @@ func (st *state) demangle(name, prefix string) ([]byte, error) {
 	pr.depth = 0
 	pr.failed = false
 	pr.packIdx, pr.packMax = noPack, noPack
+	pr.gtOK = 1
 	pr.print(root)
 	p.reset("") // drop references to the name and its nodes
 	if pr.failed {
@@ -146,8 +153,7 @@ func Filter(line string) string {
 func (v Version) Filter(line string) string {
 	st := pool.Get().(*state)
 	defer pool.Put(st)
-	st.pr.tight = v >= 15
-	st.p.llvm19 = v >= 15
+	st.follow(v)
 	if isWord(line) {
 		out, err := st.word(line)
 		if err != nil {

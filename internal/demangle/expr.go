@@ -151,7 +151,7 @@ func (p *parser) exprBody() *node {
 		}
 		return p.foldExpr()
 	case '1', '2', '3', '4', '5', '6', '7', '8', '9':
-		return p.unresolvedName()
+		return p.unresolvedName(global)
 	}
 	switch two {
 	case "at", "st", "ti":
@@ -233,7 +233,7 @@ func (p *parser) exprBody() *node {
 		n.flag, n.flag2 = global, two == "da"
 		return n
 	case "dn", "on", "sr":
-		return p.unresolvedName()
+		return p.unresolvedName(global)
 	case "ds", "dt", "pt":
 		p.pos += 2
 		l := p.expr()
@@ -307,7 +307,7 @@ func (p *parser) exprBody() *node {
 		n.s = op
 		return n
 	case "na", "nw":
-		return p.newExpr()
+		return p.newExpr(global)
 	case "qu":
 		p.pos += 2
 		c := p.expr()
@@ -379,7 +379,7 @@ func (p *parser) exprBody() *node {
 		if name == nil {
 			return nil
 		}
-		if baseName(name) == "__uuidof" {
+		if name.s == "__uuidof" {
 			if p.left() < 2 {
 				return nil
 			}
@@ -595,8 +595,13 @@ func (p *parser) conversionExpr() *node {
 	return n
 }
 
-func (p *parser) newExpr() *node {
+// newExpr reads a new-expression; outer says a "gs" came before it, which
+// LLVM 15 on print ("::new") and LLVM 14 forgets.
+func (p *parser) newExpr(outer bool) *node {
 	global := p.consumeStr("gs")
+	if p.llvm19 {
+		global = outer
+	}
 	isArray := p.look(1) == 'a'
 	if !p.consumeStr("nw") && !p.consumeStr("na") {
 		return nil
@@ -763,7 +768,9 @@ func isXDigit(c byte) bool {
 	return isDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')
 }
 
-func (p *parser) unresolvedName() *node {
+// unresolvedName reads an unresolved name; outer says a "gs" came before
+// it: LLVM 15 on print it ("::x"), LLVM 14 reads only one after it.
+func (p *parser) unresolvedName(outer bool) *node {
 	var soFar *node
 	if p.consumeStr("srN") {
 		soFar = p.unresolvedType()
@@ -790,7 +797,10 @@ func (p *parser) unresolvedName() *node {
 		}
 		return p.node2(kQualifiedName, soFar, base)
 	}
-	global := p.consumeStr("gs")
+	global := outer
+	if !p.llvm19 {
+		global = p.consumeStr("gs")
+	}
 	if !p.consumeStr("sr") {
 		soFar = p.baseUnresolvedName()
 		if soFar == nil {

@@ -82,6 +82,8 @@ const (
 	kIntegerLiteral
 	kFloatLiteral
 	kNodeArray
+	kBitInt
+	kConstrainedTPDecl
 )
 
 // cache is a three-way answer to "does this node have a right part /
@@ -162,6 +164,8 @@ type printer struct {
 	packIdx int
 	packMax int
 	tight   bool // ">>", as LLVM 15 on prints closing template brackets
+	llvm19  bool // LLVM 15 on's other printing rules
+	gtOK    int  // with llvm19, 0 where a '>' would end template arguments
 }
 
 const maxPrintDepth = 600
@@ -340,7 +344,11 @@ func (p *printer) list(l []*node) {
 			p.str(", ")
 		}
 		after := len(p.buf)
-		p.print(e)
+		if p.llvm19 {
+			p.operand(e, precComma, false)
+		} else {
+			p.print(e)
+		}
 		if p.failed {
 			return
 		}
@@ -400,7 +408,9 @@ var expandedSubBaseNames = [...]string{
 }
 
 // baseName is the unqualified name a constructor or destructor repeats.
-func baseName(n *node) string {
+// LLVM 14 finds none through an ABI tag and prints "X[abi:v2]::(int)";
+// LLVM 15 on looks through it: "X[abi:v2]::X(int)".
+func (p *printer) baseName(n *node) string {
 	for i := 0; i < maxPrintDepth && n != nil; i++ {
 		switch n.kind {
 		case kName:
@@ -410,6 +420,11 @@ func baseName(n *node) string {
 		case kNested, kQualifiedName:
 			n = n.b
 		case kStdQualified:
+			n = n.a
+		case kAbiTag:
+			if !p.llvm19 {
+				return ""
+			}
 			n = n.a
 		case kSpecialSub:
 			return specialSubBaseNames[n.n]
@@ -453,6 +468,9 @@ func (p *printer) printRight(n *node) {
 }
 
 func (p *printer) left(n *node) {
+	if p.llvm19 && p.expr19(n) {
+		return
+	}
 	switch n.kind {
 	case kName:
 		p.str(n.s)
@@ -592,6 +610,14 @@ func (p *printer) left(n *node) {
 	case kBinaryFP:
 		p.str("_Float")
 		p.print(n.a)
+	case kBitInt:
+		if n.flag {
+			p.str("unsigned ")
+		}
+		p.str("_BitInt")
+		p.open("(")
+		p.operand(n.a, precDefault, false)
+		p.close(")")
 	case kSyntheticTP:
 		switch n.n {
 		case tpType:
@@ -611,6 +637,9 @@ func (p *printer) left(n *node) {
 		if !p.hasRHS(n.b) {
 			p.str(" ")
 		}
+	case kConstrainedTPDecl:
+		p.print(n.b)
+		p.str(" ")
 	case kTemplateTPDecl:
 		p.str("template<")
 		p.list(n.list)
@@ -628,8 +657,11 @@ func (p *printer) left(n *node) {
 	case kPackExpansion:
 		p.packExpansion(n.a)
 	case kTemplateArgs:
+		saved := p.gtOK
+		p.gtOK = 0
 		p.str("<")
 		p.list(n.list)
+		p.gtOK = saved
 		if p.back() == '>' && !p.tight {
 			p.str(" ")
 		}
@@ -662,7 +694,7 @@ func (p *printer) left(n *node) {
 		if n.flag {
 			p.str("~")
 		}
-		p.str(baseName(n.a))
+		p.str(p.baseName(n.a))
 	case kDtorName:
 		p.str("~")
 		p.printLeft(n.a)
@@ -908,9 +940,9 @@ func (p *printer) right(n *node) {
 		p.str("]")
 		p.printRight(n.a)
 	case kFunctionType:
-		p.str("(")
+		p.open("(")
 		p.list(n.list)
-		p.str(")")
+		p.close(")")
 		p.printRight(n.a)
 		p.quals(n.quals)
 		p.refQual(n.ref)
@@ -919,9 +951,9 @@ func (p *printer) right(n *node) {
 			p.print(n.b)
 		}
 	case kFunctionEncoding:
-		p.str("(")
+		p.open("(")
 		p.list(n.list)
-		p.str(")")
+		p.close(")")
 		if n.a != nil {
 			p.printRight(n.a)
 		}
@@ -935,6 +967,8 @@ func (p *printer) right(n *node) {
 	case kNonTypeTPDecl:
 		p.print(n.a)
 		p.printRight(n.b)
+	case kConstrainedTPDecl:
+		p.print(n.a)
 	case kTPPackDecl:
 		p.printRight(n.a)
 	case kParameterPack:
@@ -1027,14 +1061,22 @@ func (p *printer) closureDeclarator(n *node) {
 
 func (p *printer) fold(n *node) {
 	printPack := func() {
-		p.str("(")
+		p.open("(")
 		p.packExpansion(n.a)
-		p.str(")")
+		p.close(")")
 	}
-	p.str("(")
+	// LLVM 15 on print the initial value as a cast-expression operand.
+	printInit := func() {
+		if p.llvm19 {
+			p.operand(n.b, precCast, true)
+		} else {
+			p.print(n.b)
+		}
+	}
+	p.open("(")
 	if n.flag { // left fold
 		if n.b != nil {
-			p.print(n.b)
+			printInit()
 			p.str(" ")
 			p.str(n.s)
 			p.str(" ")
@@ -1052,8 +1094,8 @@ func (p *printer) fold(n *node) {
 			p.str(" ")
 			p.str(n.s)
 			p.str(" ")
-			p.print(n.b)
+			printInit()
 		}
 	}
-	p.str(")")
+	p.close(")")
 }

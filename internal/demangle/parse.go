@@ -758,7 +758,7 @@ func (p *parser) unnamedTypeName(st *nameState) *node {
 			}
 		}()
 		begin := len(p.names)
-		for p.look(0) == 'T' && strings.IndexByte("yptn", p.look(1)) >= 0 {
+		for p.look(0) == 'T' && (strings.IndexByte("yptn", p.look(1)) >= 0 || p.llvm19 && p.look(1) == 'k') {
 			t := p.templateParamDecl()
 			if t == nil {
 				return nil
@@ -833,6 +833,16 @@ func (p *parser) templateParamDecl() *node {
 			return nil
 		}
 		n := p.node2(kNonTypeTPDecl, name, t)
+		n.rhs = cYes
+		return n
+	case p.llvm19 && p.consumeStr("Tk"):
+		// A type parameter constrained by a concept (C++20), which
+		// LLVM 15 on read: "Tk <name>", printed "C $T".
+		c := p.parseName(nil)
+		if c == nil {
+			return nil
+		}
+		n := p.node2(kConstrainedTPDecl, invent(tpType), c)
 		n.rhs = cYes
 		return n
 	case p.consumeStr("Tt"):
@@ -1217,7 +1227,7 @@ func (p *parser) templateArg() *node {
 		}
 		return p.exprPrimary()
 	case 'T':
-		if c := p.look(1); p.llvm19 && (c == 'y' || c == 'n' || c == 't' || c == 'p') {
+		if c := p.look(1); p.llvm19 && (c == 'y' || c == 'n' || c == 't' || c == 'p' || c == 'k') {
 			return p.declaredTemplateArg()
 		}
 	}
@@ -1271,6 +1281,10 @@ func (p *parser) operatorName(st *nameState) *node {
 			op = "operator&="
 		case 'S':
 			op = "operator="
+		case 'w':
+			if p.llvm19 {
+				op = "operator co_await"
+			}
 		}
 	case 'c':
 		switch c1 {
@@ -1384,6 +1398,11 @@ func (p *parser) operatorName(st *nameState) *node {
 	case 'p':
 		switch c1 {
 		case 'm':
+			if p.llvm19 {
+				// LLVM 15 on take "pm" for a member access like "dt",
+				// which names no operator function.
+				return nil
+			}
 			op = "operator->*"
 		case 'l', 's':
 			op = "operator+"
@@ -1523,6 +1542,25 @@ func (p *parser) typBody() *node {
 				return nil
 			}
 			return p.node1(kBinaryFP, p.name(num))
+		case 'B', 'U':
+			// C23 _BitInt(N), which LLVM 15 on read: "DB 8 _" or with
+			// an expression, "DB T_ _"; "DU" is unsigned.
+			if !p.llvm19 {
+				return nil
+			}
+			p.pos += 2
+			var size *node
+			if isDigit(p.look(0)) {
+				size = p.name(p.number(false))
+			} else {
+				size = p.expr()
+			}
+			if size == nil || !p.consume('_') {
+				return nil
+			}
+			n := p.node1(kBitInt, size)
+			n.flag = c1 == 'U'
+			return n
 		case 't', 'T':
 			r = p.decltype()
 		case 'v':
