@@ -1,6 +1,7 @@
 // Command tracecat says what trace files are and summarises them.
 //
 //	tracecat [-format auto|apitrace|xray|gotrace|leaktext|cbf] [FILE...]
+//	tracecat [-format F] -pprof OUT.pb.gz -profile TYPE GOTRACE
 //	tracecat [-format F] -pprof OUT.pb.gz [-profile TYPE] FILE
 //	tracecat [-format F] -timeline OUT.json FILE
 //
@@ -28,8 +29,12 @@
 // cpu, its CPU profile samples; an apitrace trace's calls per
 // function and backtrace; an XRay log's self and total time and calls per
 // call stack; what an sp-rtrace report leaked per backtrace, as a heap
-// profile (-profile picks one resource type, such as memory); a CBF
-// stream's backtraces, counted. With -timeline it writes Chrome trace-event
+// profile; a CBF stream's backtraces, counted. -profile is needed for a Go
+// trace, which has five profiles and no default among them (go tool trace
+// -pprof=TYPE has none either); for an sp-rtrace report it is optional and
+// picks one resource type, such as memory (without it every type is kept,
+// each sample labelled with its type); the other formats have one profile
+// and refuse -profile. With -timeline it writes Chrome trace-event
 // JSON for Perfetto (ui.perfetto.dev) or chrome://tracing: a Go trace's
 // goroutines, Ps, Ms, GC, tasks, regions, logs and CPU samples; an XRay
 // log's calls per thread. A format without such a picture is refused with the
@@ -92,10 +97,10 @@ func main() {
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
-	cmd := cli.New("tracecat", "usage: tracecat [-format auto|apitrace|xray|gotrace|leaktext|cbf] [FILE...]\n       tracecat [-format F] -pprof OUT.pb.gz [-profile TYPE] FILE\n       tracecat [-format F] -timeline OUT.json FILE\n\nWith no FILE, tracecat summarises its built-in samples.", stderr)
+	cmd := cli.New("tracecat", "usage: tracecat [-format auto|apitrace|xray|gotrace|leaktext|cbf] [FILE...]\n       tracecat [-format F] -pprof OUT.pb.gz -profile TYPE GOTRACE\n       tracecat [-format F] -pprof OUT.pb.gz [-profile TYPE] FILE\n       tracecat [-format F] -timeline OUT.json FILE\n\nWith no FILE, tracecat summarises its built-in samples. -profile is needed\nfor a Go trace (cpu, net, sync, syscall or sched: there is no default, as\ngo tool trace -pprof=TYPE has none), optional for an sp-rtrace report (one\nresource type; without it, every type), refused for the other formats.", stderr)
 	name := cmd.Flags.String("format", "auto", "format of the files: auto, apitrace, xray, gotrace, leaktext or cbf")
 	pprofOut := cmd.Flags.String("pprof", "", "write a pprof profile of FILE to `OUT` (go tool pprof reads it) instead of a summary")
-	profile := cmd.Flags.String("profile", "", "with -pprof, which profile: `TYPE` cpu, net, sync, syscall or sched of a Go trace, a resource type of an sp-rtrace report")
+	profile := cmd.Flags.String("profile", "", "with -pprof, which profile: `TYPE` cpu, net, sync, syscall or sched of a Go trace (needed), a resource type of an sp-rtrace report (optional)")
 	timeline := cmd.Flags.String("timeline", "", "write a timeline of FILE as Chrome trace-event JSON to `OUT` (Perfetto and chrome://tracing open it) instead of a summary")
 	if ok, code := cmd.Parse(args); !ok {
 		return code

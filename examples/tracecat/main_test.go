@@ -246,3 +246,21 @@ func (c *countWriter) Write(p []byte) (int, error) {
 	c.n += int64(n)
 	return n, err
 }
+
+// The usage says when -profile is needed: for a Go trace, which has no
+// default profile, and not for the other formats.
+func TestUsageProfile(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"-h"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	for _, want := range []string{
+		"tracecat [-format F] -pprof OUT.pb.gz -profile TYPE GOTRACE\n",
+		"-profile is needed\nfor a Go trace (cpu, net, sync, syscall or sched: there is no default",
+		"optional for an sp-rtrace report",
+	} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("usage lacks %q:\n%s", want, stderr.String())
+		}
+	}
+}
