@@ -59,6 +59,11 @@ func convert(cmd *cli.Command, stderr io.Writer, forced *format, file, pprofOut,
 	}
 	err = convertOne(r, forced, pprofOut, profile, timelineOut)
 	prog.done()
+	var cut *cutError
+	if errors.As(err, &cut) {
+		fmt.Fprintf(stderr, "%s: %s: warning: %s\n", cmd.Name, file, cut.Error())
+		return cut.code
+	}
 	if err != nil {
 		return cmd.Failf(file, err)
 	}
@@ -87,15 +92,38 @@ func convertOne(r io.Reader, forced *format, pprofOut, profile, timelineOut stri
 	return writeFile(pprofOut, func(w io.Writer) error { return c.pprof(w, br, profile) })
 }
 
+// cutError is an input that stopped early, whose picture of what came
+// before was written whole: tracecat keeps the output, prints a warning
+// and exits with code, the status the format's own tool gives such a file.
+type cutError struct {
+	what string // "profile" or "timeline"
+	err  error
+	code int
+}
+
+func (e *cutError) Error() string {
+	return fmt.Sprintf("the input stopped early, the %s is of what came before: %v", e.what, e.err)
+}
+
+func (e *cutError) Unwrap() error { return e.err }
+
 // writeFile writes name through write, and removes it when write fails,
-// so that no half-written profile is left for a viewer to misread.
+// so that no half-written profile is left for a viewer to misread. A
+// *cutError from write leaves the file written.
 func writeFile(name string, write func(io.Writer) error) error {
+	var cut *cutError
 	if name == "-" {
 		bw := bufio.NewWriterSize(os.Stdout, 256<<10)
-		if err := write(bw); err != nil {
+		if err := write(bw); err != nil && !errors.As(err, &cut) {
 			return err
 		}
-		return bw.Flush()
+		if err := bw.Flush(); err != nil {
+			return err
+		}
+		if cut != nil {
+			return cut
+		}
+		return nil
 	}
 	f, err := os.Create(name)
 	if err != nil {
@@ -103,6 +131,9 @@ func writeFile(name string, write func(io.Writer) error) error {
 	}
 	bw := bufio.NewWriterSize(f, 256<<10)
 	err = write(bw)
+	if errors.As(err, &cut) {
+		err = nil
+	}
 	if err == nil {
 		err = bw.Flush()
 	}
@@ -111,8 +142,12 @@ func writeFile(name string, write func(io.Writer) error) error {
 	}
 	if err != nil {
 		os.Remove(name)
+		return err
 	}
-	return err
+	if cut != nil {
+		return cut
+	}
+	return nil
 }
 
 // noProfileType refuses a -profile value for a format that has one
@@ -135,7 +170,9 @@ func apitracePprof(w io.Writer, r io.Reader, profile string) error {
 	var p apitrace.Profile
 	for c, err := range cr.All() {
 		if err != nil {
-			return err
+			// apitrace dump prints the calls before a cut, warns
+			// and exits 0.
+			return cutProfile(w, p.WriteProfile, err, cli.OK)
 		}
 		p.Add(c)
 	}
@@ -151,7 +188,9 @@ func leaktextPprof(w io.Writer, r io.Reader, profile string) error {
 	var types []string
 	for rec, err := range rd.All() {
 		if err != nil {
-			return err
+			// leakpost fails on a cut report (status 1); the
+			// profile of what came before is written all the same.
+			return cutProfile(w, p.WriteProfile, err, cli.Fail)
 		}
 		if rec.Kind == leaktext.KindResource && !contains(types, string(rec.Resource.Type)) {
 			types = append(types, string(rec.Resource.Type))
@@ -162,6 +201,15 @@ func leaktextPprof(w io.Writer, r io.Reader, profile string) error {
 		return fmt.Errorf("-profile %s: %w: the report's resource types are %s", profile, errProfileType, strings.Join(types, ", "))
 	}
 	return p.WriteProfile(w)
+}
+
+// cutProfile writes the profile of what was read before err, and returns
+// the *cutError that reports it with exit status code.
+func cutProfile(w io.Writer, write func(io.Writer) error, err error, code int) error {
+	if werr := write(w); werr != nil {
+		return werr
+	}
+	return &cutError{"profile", err, code}
 }
 
 func contains(list []string, s string) bool {
@@ -208,7 +256,12 @@ func goPprof(w io.Writer, r io.Reader, name string) error {
 	p := profile.Profile{Type: typ}
 	for ev, err := range rd.All() {
 		if err != nil {
-			return err
+			// As go tool trace -pprof: the events up to the last
+			// Sync, unless there are none.
+			if cerr := p.Cut(err); cerr != nil {
+				return cerr
+			}
+			return cutProfile(w, p.WriteProfile, err, cli.OK)
 		}
 		p.Add(ev)
 	}
@@ -225,10 +278,21 @@ func goTimeline(w io.Writer, r io.Reader) error {
 	if err != nil {
 		return err
 	}
+	useful := false // an event besides the Syncs
 	for ev, err := range rd.All() {
 		if err != nil {
-			return err
+			// The spans written cannot be taken back: the timeline
+			// shows every event read before the error, its open
+			// spans closed at the last one.
+			if !useful {
+				return err
+			}
+			if cerr := tw.Close(); cerr != nil {
+				return cerr
+			}
+			return &cutError{"timeline", err, cli.OK}
 		}
+		useful = useful || ev.Kind != parsed.KindSync
 		if err := tw.Write(ev); err != nil {
 			return err
 		}

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -220,5 +221,83 @@ func TestProgress(t *testing.T) {
 	total := size(float64(st.Size()))
 	if !strings.Contains(shown.String(), "tracecat: multi.txt: "+total+" of "+total+" (100%), ") || !strings.HasSuffix(shown.String(), "/s \n") {
 		t.Errorf("progress shows %q", shown.String())
+	}
+}
+
+// cutFile writes the first n bytes of a file (n < 0: all but -n) to a
+// file of its own.
+func cutFile(t *testing.T, path string, n int) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n < 0 {
+		n += len(data)
+	}
+	p := filepath.Join(t.TempDir(), "cut-"+filepath.Base(path))
+	if err := os.WriteFile(p, data[:n], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestCut converts inputs cut short: the picture of what came before is
+// written with one warning line, and the exit status is the format's own
+// tool's (apitrace dump and go tool trace -pprof 0, leakpost 1); a Go
+// trace cut inside its first generation has nothing to show, as in Go's
+// tool, and leaves no file.
+func TestCut(t *testing.T) {
+	multigen := filepath.Join(testutil.SharedFixture(t, "gotrace"), "multigen.trace")
+	for _, tc := range []struct {
+		in    string
+		args  []string
+		code  int
+		wrote bool
+	}{
+		{cutFile(t, sampleFile(t, "tri.trim.trace"), -100), nil, 0, true},
+		{cutFile(t, sampleFile(t, "multi.txt"), -100), nil, 1, true},
+		{cutFile(t, sampleFile(t, "gotest.trace"), -100), []string{"-profile", "sched"}, 1, false},
+		{cutFile(t, multigen, 45000), []string{"-profile", "sched"}, 0, true},
+		{cutFile(t, multigen, 45000), []string{"-profile", "cpu"}, 0, true},
+		{cutFile(t, multigen, 45000), []string{"-timeline"}, 0, true},
+		{cutFile(t, sampleFile(t, "gotest.trace"), -100), []string{"-timeline"}, 1, false},
+	} {
+		out := filepath.Join(t.TempDir(), "out")
+		args := []string{"-pprof", out}
+		if len(tc.args) > 0 && tc.args[0] == "-timeline" {
+			args = []string{"-timeline", out}
+		} else {
+			args = append(args, tc.args...)
+		}
+		args = append(args, tc.in)
+		var stdout, stderr bytes.Buffer
+		code := run(args, &stdout, &stderr)
+		lines := strings.Split(strings.TrimSuffix(stderr.String(), "\n"), "\n")
+		if code != tc.code || len(lines) != 1 {
+			t.Errorf("tracecat %q exits %d, stderr %q; want %d and one line", args, code, stderr.String(), tc.code)
+		}
+		if tc.wrote && !strings.Contains(lines[0], "warning: the input stopped early") {
+			t.Errorf("tracecat %q: stderr %q, want a warning", args, stderr.String())
+		}
+		data, err := os.ReadFile(out)
+		if (err == nil) != tc.wrote {
+			t.Errorf("tracecat %q: output file: %v, want one: %v", args, err, tc.wrote)
+			continue
+		}
+		if !tc.wrote {
+			continue
+		}
+		if args[0] == "-timeline" {
+			if !bytes.HasSuffix(bytes.TrimSpace(data), []byte("}")) || !bytes.Contains(data, []byte(`"running"`)) {
+				t.Errorf("tracecat %q: timeline not whole or empty: %.200q", args, data)
+			}
+			continue
+		}
+		// multigen's first generation has no CPU samples: its profile
+		// must decode, empty.
+		if prof := testutil.DecodeProfile(t, data); len(prof.Samples) == 0 && !slices.Contains(args, "cpu") {
+			t.Errorf("tracecat %q: no samples", args)
+		}
 	}
 }

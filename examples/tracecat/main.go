@@ -42,6 +42,17 @@
 // stderr when that is a terminal. An XRay log is read whole (its blocks
 // are put in order only once all are known); the other formats stream.
 //
+// An input cut short or damaged still gets a picture of what came before
+// the error, and one line on stderr, "tracecat: FILE: warning: the input
+// stopped early, …", with the exit status the format's own tool gives such
+// a file: a Go trace's profile, as go tool trace -pprof makes it, of the
+// events up to the last Sync event before the error, exit status 0 (a
+// trace cut inside its first generation has none: an error and status 1,
+// as Go's tool); a Go trace's timeline, of every event read before the
+// error (spans already written cannot be taken back), status 0; an
+// apitrace trace's calls read whole, status 0, as apitrace dump; an
+// sp-rtrace report's records before the cut, status 1, as leakpost.
+//
 // A file it cannot read, or whose summary stops on an error, gets one line
 // on stderr naming it and why; the other files are still processed, and the
 // exit status is 1.

@@ -32,9 +32,17 @@
 //
 // # Where this package differs
 //
-// Go's tool, given a trace cut short or damaged, profiles what came before
-// the last complete generation; a Profile is fed events until the first
-// error, and the caller decides (tracecat stops with the error).
+// # A trace cut short or damaged
+//
+// Go's tool profiles such a trace's events up to the last Sync event read
+// before the error (the start of the generation that failed, or the end
+// of the last one read whole), and fails when there is none. A Profile
+// does the same when told of the error with Cut: it keeps each
+// generation's goroutine transitions (a few words each) until the Sync
+// that ends it, so its memory grows with the largest generation's
+// transitions as well, as the parsed Reader's does. The events after that
+// Sync still count for the goroutines' lives, as in Go's tool (whose
+// summary reads every event before the error).
 package profile
 
 import (
@@ -116,6 +124,16 @@ type Profile struct {
 	// byID caches intern's result by the stack's ID in the current
 	// generation's table (IDs are not kept across generations).
 	byID map[uint64]int
+
+	// steps and pendingCPU are the current generation's goroutine
+	// transitions and CPU samples (as stack groups), kept until its end
+	// shows that Go's tool keeps them. synced says a Sync was added,
+	// anyG that a goroutine was seen, cut that Cut was called.
+	steps      []step
+	pendingCPU []int
+	synced     bool
+	anyG       bool
+	cut        bool
 }
 
 // goState is what a Profile knows of one goroutine ID. Go's tool counts
@@ -253,20 +271,36 @@ func (p *Profile) internFrames(s parsed.Stack) int {
 	return i
 }
 
-// Add takes the next event of the trace.
+// step is one goroutine state transition, as Add saw it: applied to the
+// goroutines' state when the Sync that ends its generation comes (Go's
+// tool keeps a generation's events only once the next Sync is read).
+type step struct {
+	time     parsed.Time
+	id       parsed.GoID
+	stack    int32 // the stack's index when tracked, else -1
+	from, to parsed.GoState
+}
+
+// Add takes the next event of the trace. A generation's events count
+// once the Sync event that follows it is added (the trace ends with one),
+// or when WriteProfile is called.
 func (p *Profile) Add(ev *parsed.Event) {
-	if p == nil || ev == nil {
+	if p == nil || ev == nil || p.cut {
 		return
 	}
 	p.init()
 	if ev.Kind == parsed.KindSync {
+		p.flush(true)
+		p.synced = true
 		clear(p.byID) // a new generation, a new stack table
+		return
 	}
 	if p.Type == CPU {
-		if ev.Kind == parsed.KindStackSample {
-			g := p.groupOf[p.intern(ev.Stack())]
-			p.sums[2*g]++
-			p.sums[2*g+1] += cpuPeriod
+		switch ev.Kind {
+		case parsed.KindStackSample:
+			p.pendingCPU = append(p.pendingCPU, p.groupOf[p.intern(ev.Stack())])
+		case parsed.KindStateTransition:
+			p.anyG = p.anyG || ev.StateTransition().Resource.Kind == parsed.ResourceGoroutine
 		}
 		return
 	}
@@ -281,8 +315,58 @@ func (p *Profile) Add(ev *parsed.Event) {
 	if st.Resource.Kind != parsed.ResourceGoroutine {
 		return
 	}
-	id := parsed.GoID(st.Resource.ID)
-	from, to := st.Goroutine()
+	s := step{time: ev.Time, id: parsed.GoID(st.Resource.ID), stack: -1}
+	s.from, s.to = st.Goroutine()
+	if s.to == p.Type.state() && p.Type.track(st.Reason) {
+		s.stack = int32(p.intern(ev.Stack()))
+	}
+	p.steps = append(p.steps, s)
+}
+
+// Cut tells the Profile that reading the trace failed with err after the
+// events added so far. As Go's tool does with a trace cut short or
+// damaged, the profile keeps the events up to the last Sync event added;
+// the later ones count only for the lives of goroutines (when each first
+// ran, whether it ended), as they do in the summary Go's tool makes of
+// every event it read. Cut returns an error wrapping err where Go's tool
+// gives no profile: no Sync event was added, or no goroutine was seen.
+// Later calls to Add are ignored.
+func (p *Profile) Cut(err error) error {
+	if p == nil {
+		return errNotOpen
+	}
+	p.init()
+	if !p.cut {
+		p.cut = true
+		p.flush(false)
+	}
+	if !p.synced || !p.anyG {
+		return fmt.Errorf("profile: nothing of the trace to profile: %w", err)
+	}
+	return nil
+}
+
+// flush applies the steps and CPU samples added since the last Sync:
+// wholly when whole, else only to the goroutines' lives.
+func (p *Profile) flush(whole bool) {
+	for _, s := range p.steps {
+		p.apply(s, whole)
+	}
+	p.steps = p.steps[:0]
+	if whole {
+		for _, g := range p.pendingCPU {
+			p.sums[2*g]++
+			p.sums[2*g+1] += cpuPeriod
+		}
+	}
+	p.pendingCPU = p.pendingCPU[:0]
+}
+
+// apply takes one goroutine's state transition; stretches start and end
+// only when stretches is set.
+func (p *Profile) apply(s step, stretches bool) {
+	p.anyG = true
+	id, from, to := s.id, s.from, s.to
 	c := &p.recent[uint64(id)%uint64(len(p.recent))]
 	g := c.g
 	if c.id != id || g == nil {
@@ -297,21 +381,21 @@ func (p *Profile) Add(ev *parsed.Event) {
 		// incarnations did counts only if this one never runs.
 		g.started, g.clipped = false, g.clipped[:0]
 	}
-	state := p.Type.state()
 	switch {
+	case !stretches:
 	case !g.tracking:
-		if to == state && p.Type.track(st.Reason) {
-			g.tracking, g.since, g.stack = true, ev.Time, p.intern(ev.Stack())
+		if s.stack >= 0 {
+			g.tracking, g.since, g.stack = true, s.time, int(s.stack)
 		}
-	case to != state:
+	case to != p.Type.state():
 		g.tracking = false
-		g.whole = add(g.whole, g.stack, int64(ev.Time-g.since), ev.Time)
+		g.whole = add(g.whole, g.stack, int64(s.time-g.since), s.time)
 		if g.started {
-			g.clipped = add(g.clipped, g.stack, int64(ev.Time-max(g.since, g.start)), ev.Time)
+			g.clipped = add(g.clipped, g.stack, int64(s.time-max(g.since, g.start)), s.time)
 		}
 	}
 	if from != to && to == parsed.GoRunning && !g.started {
-		g.started, g.start = true, ev.Time
+		g.started, g.start = true, s.time
 	}
 	if to == parsed.GoNotExist && from == parsed.GoRunning {
 		// An ordinary exit: the ID does not come back, its sums are
@@ -346,6 +430,7 @@ func (p *Profile) WriteProfile(w io.Writer) error {
 		return fmt.Errorf("profile: %v is not a profile type", p.Type)
 	}
 	p.init()
+	p.flush(!p.cut)
 	h := pprof.Header{
 		SampleTypes: []pprof.ValueType{{Type: "contentions", Unit: "count"}, {Type: "delay", Unit: "nanoseconds"}},
 		PeriodType:  pprof.ValueType{Type: "trace", Unit: "count"},

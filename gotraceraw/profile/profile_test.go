@@ -15,7 +15,8 @@ import (
 	"github.com/tracefmt/tracefmt/internal/testutil/gorecord"
 )
 
-// profileOf converts a trace file.
+// profileOf converts a trace file; a trace that fails is cut as Go's tool
+// cuts it, and nil means no profile.
 func profileOf(t testing.TB, path string, typ Type) []byte {
 	t.Helper()
 	f, err := os.Open(path)
@@ -30,7 +31,10 @@ func profileOf(t testing.TB, path string, typ Type) []byte {
 	p := Profile{Type: typ}
 	for ev, err := range r.All() {
 		if err != nil {
-			t.Fatalf("%s: %v", path, err)
+			if p.Cut(err) != nil {
+				return nil
+			}
+			break
 		}
 		p.Add(ev)
 	}
@@ -115,11 +119,15 @@ func compareWithGo(t *testing.T, traceTool, pprofTool, path string, withTraces b
 	n = map[Type]int{}
 	for _, typ := range []Type{Net, Sync, Syscall, Sched} {
 		want, err := exec.Command(traceTool, "-pprof="+typ.String(), path).Output()
-		if err != nil {
-			t.Fatalf("go tool trace -pprof=%v %s: %v", typ, path, err)
-		}
 		got := profileOf(t, path, typ)
 		name := filepath.Base(path) + " -pprof=" + typ.String()
+		if (err != nil) != (got == nil) {
+			t.Fatalf("%s: go tool trace fails: %v; our profile fails: %v", name, err, got == nil)
+		}
+		if err != nil {
+			n[0]++ // both fail
+			continue
+		}
 		w, g := samples(t, want), samples(t, got)
 		if !slices.Equal(w, g) {
 			testutil.DiffText(t, name, []byte(strings.Join(w, "\n")), []byte(strings.Join(g, "\n")))
@@ -336,4 +344,37 @@ func TestCPULive(t *testing.T) {
 		}
 	}
 	t.Logf("CPU profile %v, trace %v", want, got)
+}
+
+// TestCutSameAsGoTool compares with go tool trace -pprof on fixtures cut
+// short at several offsets: Go's tool keeps the events up to the last Sync
+// before the error, and fails when there is none.
+func TestCutSameAsGoTool(t *testing.T) {
+	traceTool, pprofTool := goTools(t)
+	dir := testutil.SharedFixture(t, "gotrace")
+	tmp := t.TempDir()
+	fails, profiles := 0, 0
+	for _, name := range []string{"multigen", "gcgens", "gcstress", "allocfree", "syscalls"} {
+		data, err := os.ReadFile(filepath.Join(dir, name+".trace"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, frac := range []int{10, 35, 60, 85, 99} {
+			n := len(data) * frac / 100
+			path := filepath.Join(tmp, fmt.Sprintf("%s-%d.trace", name, n))
+			if err := os.WriteFile(path, data[:n], 0o666); err != nil {
+				t.Fatal(err)
+			}
+			for typ, k := range compareWithGo(t, traceTool, pprofTool, path, frac == 60) {
+				if typ == 0 {
+					fails += k
+				} else {
+					profiles++
+				}
+			}
+		}
+	}
+	if fails == 0 || profiles == 0 {
+		t.Errorf("%d cuts with no profile, %d with one: want some of both", fails, profiles)
+	}
 }
