@@ -30,24 +30,26 @@
 // values samples (count) and cpu (nanoseconds, at the CPU profiler's
 // default rate of 100 Hz, as the trace does not record the rate).
 //
-// # Where this package differs
-//
 // # A trace cut short or damaged
 //
 // Go's tool profiles such a trace's events up to the last Sync event read
 // before the error (the start of the generation that failed, or the end
 // of the last one read whole), and fails when there is none. A Profile
-// does the same when told of the error with Cut: it keeps each
-// generation's goroutine transitions (a few words each) until the Sync
-// that ends it, so its memory grows with the largest generation's
-// transitions as well, as the parsed Reader's does. The events after that
-// Sync still count for the goroutines' lives, as in Go's tool (whose
-// summary reads every event before the error).
+// does the same when told of the error with Cut. A trace cut short fails
+// as a generation is read, before its events, so all the events read
+// count; a damaged event fails inside a generation, whose earlier events
+// then count only for the goroutines' lives (when each first ran, whether
+// it ended), as in Go's tool (whose summary reads every event before the
+// error). To go back to the last Sync, a Profile keeps the goroutines and
+// sums a generation changes as they were at its start: memory grows with
+// the goroutines alive, not with the generation.
 package profile
 
 import (
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/tracefmt/tracefmt/gotraceraw"
@@ -125,15 +127,32 @@ type Profile struct {
 	// generation's table (IDs are not kept across generations).
 	byID map[uint64]int
 
-	// steps and pendingCPU are the current generation's goroutine
-	// transitions and CPU samples (as stack groups), kept until its end
-	// shows that Go's tool keeps them. synced says a Sync was added,
-	// anyG that a goroutine was seen, cut that Cut was called.
-	steps      []step
-	pendingCPU []int
-	synced     bool
-	anyG       bool
-	cut        bool
+	// syncs counts the Sync events added. pre holds the goroutines as
+	// they were at the last one, before their first change since, and
+	// groupPre the groups' sums (groupAt[g] is syncs+1 once saved): Cut
+	// goes back to them. anyG says a goroutine was seen, cut that Cut
+	// was called.
+	syncs    uint32
+	pre      map[parsed.GoID]*preState
+	groupPre []groupState
+	groupAt  []uint32
+	anyG     bool
+	cut      bool
+}
+
+// preState is a goroutine as it was at the last Sync, and whether it
+// exited since (reset: after a new life began).
+type preState struct {
+	g             goState
+	exited, reset bool
+}
+
+// groupState is a group's sums and shown stack as they were.
+type groupState struct {
+	g     int
+	n, ns int64
+	shown int
+	at    parsed.Time
 }
 
 // goState is what a Profile knows of one goroutine ID. Go's tool counts
@@ -157,6 +176,10 @@ type goState struct {
 	// current incarnation's stretches from its first run on: what counts
 	// if it has run and is the last.
 	whole, clipped []sum
+	// born is the count of Syncs when the state was made, touched
+	// when it was last saved for Cut, resetAt when a new life last
+	// began.
+	born, touched, resetAt uint32
 }
 
 // sum is the stretches of one goroutine with one stack.
@@ -222,6 +245,7 @@ func (p *Profile) init() {
 		p.frames = map[uint64]parsed.Frame{}
 		p.gs = map[parsed.GoID]*goState{}
 		p.byID = map[uint64]int{}
+		p.pre = map[parsed.GoID]*preState{}
 	}
 }
 
@@ -265,40 +289,35 @@ func (p *Profile) internFrames(s parsed.Stack) int {
 			p.shown = append(p.shown, i)
 			p.shownAt = append(p.shownAt, 0)
 			p.sums = append(p.sums, 0, 0)
+			p.groupAt = append(p.groupAt, 0)
 		}
 		p.groupOf = append(p.groupOf, g)
 	}
 	return i
 }
 
-// step is one goroutine state transition, as Add saw it: applied to the
-// goroutines' state when the Sync that ends its generation comes (Go's
-// tool keeps a generation's events only once the next Sync is read).
-type step struct {
-	time     parsed.Time
-	id       parsed.GoID
-	stack    int32 // the stack's index when tracked, else -1
-	from, to parsed.GoState
-}
-
-// Add takes the next event of the trace. A generation's events count
-// once the Sync event that follows it is added (the trace ends with one),
-// or when WriteProfile is called.
+// Add takes the next event of the trace.
 func (p *Profile) Add(ev *parsed.Event) {
 	if p == nil || ev == nil || p.cut {
 		return
 	}
 	p.init()
 	if ev.Kind == parsed.KindSync {
-		p.flush(true)
-		p.synced = true
-		clear(p.byID) // a new generation, a new stack table
+		// A new generation, a new stack table; what came before is
+		// what Cut keeps.
+		clear(p.byID)
+		clear(p.pre)
+		p.groupPre = p.groupPre[:0]
+		p.syncs++
 		return
 	}
 	if p.Type == CPU {
 		switch ev.Kind {
 		case parsed.KindStackSample:
-			p.pendingCPU = append(p.pendingCPU, p.groupOf[p.intern(ev.Stack())])
+			g := p.groupOf[p.intern(ev.Stack())]
+			p.touchGroup(g)
+			p.sums[2*g]++
+			p.sums[2*g+1] += cpuPeriod
 		case parsed.KindStateTransition:
 			p.anyG = p.anyG || ev.StateTransition().Resource.Kind == parsed.ResourceGoroutine
 		}
@@ -315,12 +334,72 @@ func (p *Profile) Add(ev *parsed.Event) {
 	if st.Resource.Kind != parsed.ResourceGoroutine {
 		return
 	}
-	s := step{time: ev.Time, id: parsed.GoID(st.Resource.ID), stack: -1}
-	s.from, s.to = st.Goroutine()
-	if s.to == p.Type.state() && p.Type.track(st.Reason) {
-		s.stack = int32(p.intern(ev.Stack()))
+	p.anyG = true
+	id := parsed.GoID(st.Resource.ID)
+	from, to := st.Goroutine()
+	c := &p.recent[uint64(id)%uint64(len(p.recent))]
+	g := c.g
+	if c.id != id || g == nil {
+		if g = p.gs[id]; g == nil {
+			g = &goState{born: p.syncs}
+			p.gs[id] = g
+		}
+		c.id, c.g = id, g
 	}
-	p.steps = append(p.steps, s)
+	if g.touched != p.syncs && g.born != p.syncs {
+		// The first change since the last Sync: keep the state
+		// as it was there, for Cut.
+		g.touched = p.syncs
+		p.pre[id] = &preState{g: goState{
+			started: g.started, start: g.start,
+			whole: slices.Clone(g.whole), clipped: slices.Clone(g.clipped),
+		}}
+	}
+	if from != to && (from == parsed.GoNotExist || from == parsed.GoUndetermined) {
+		// Go's summary starts the ID afresh: what its earlier
+		// incarnations did counts only if this one never runs.
+		g.started, g.clipped = false, g.clipped[:0]
+		g.resetAt = p.syncs
+	}
+	state := p.Type.state()
+	switch {
+	case !g.tracking:
+		if to == state && p.Type.track(st.Reason) {
+			g.tracking, g.since, g.stack = true, ev.Time, p.intern(ev.Stack())
+		}
+	case to != state:
+		g.tracking = false
+		g.whole = add(g.whole, g.stack, int64(ev.Time-g.since), ev.Time)
+		if g.started {
+			g.clipped = add(g.clipped, g.stack, int64(ev.Time-max(g.since, g.start)), ev.Time)
+		}
+	}
+	if from != to && to == parsed.GoRunning && !g.started {
+		g.started, g.start = true, ev.Time
+	}
+	if to == parsed.GoNotExist && from == parsed.GoRunning {
+		// An ordinary exit: the ID does not come back, its sums are
+		// final.
+		if pre := p.pre[id]; pre != nil && g.born != p.syncs && !pre.exited {
+			pre.exited, pre.reset = true, g.resetAt == p.syncs
+		}
+		for _, s := range g.counted() {
+			p.touchGroup(p.groupOf[s.stack])
+		}
+		p.commit(g.counted(), p.sums, p.shown, p.shownAt)
+		delete(p.gs, id)
+		c.g = nil
+	}
+}
+
+// touchGroup keeps a group's sums as they were at the last Sync, before
+// their first change since.
+func (p *Profile) touchGroup(g int) {
+	if p.groupAt[g] == p.syncs+1 {
+		return
+	}
+	p.groupAt[g] = p.syncs + 1
+	p.groupPre = append(p.groupPre, groupState{g, p.sums[2*g], p.sums[2*g+1], p.shown[g], p.shownAt[g]})
 }
 
 // Cut tells the Profile that reading the trace failed with err after the
@@ -338,72 +417,47 @@ func (p *Profile) Cut(err error) error {
 	p.init()
 	if !p.cut {
 		p.cut = true
-		p.flush(false)
+		p.rollBack()
 	}
-	if !p.synced || !p.anyG {
+	if p.syncs == 0 || !p.anyG {
 		return fmt.Errorf("profile: nothing of the trace to profile: %w", err)
 	}
 	return nil
 }
 
-// flush applies the steps and CPU samples added since the last Sync:
-// wholly when whole, else only to the goroutines' lives.
-func (p *Profile) flush(whole bool) {
-	for _, s := range p.steps {
-		p.apply(s, whole)
+// rollBack makes the state that of the last Sync, with the lives of the
+// goroutines as the events since left them.
+func (p *Profile) rollBack() {
+	for _, s := range slices.Backward(p.groupPre) {
+		p.sums[2*s.g], p.sums[2*s.g+1], p.shown[s.g], p.shownAt[s.g] = s.n, s.ns, s.shown, s.at
 	}
-	p.steps = p.steps[:0]
-	if whole {
-		for _, g := range p.pendingCPU {
-			p.sums[2*g]++
-			p.sums[2*g+1] += cpuPeriod
+	gs := make(map[parsed.GoID]*goState, len(p.gs))
+	for id, g := range p.gs {
+		if pre := p.pre[id]; pre != nil {
+			if pre.exited {
+				continue // a new goroutine with the old one's ID
+			}
+			kept := pre.g
+			if g.resetAt == p.syncs {
+				kept.clipped = nil
+			}
+			kept.started = g.started
+			gs[id] = &kept
+		} else if g.born != p.syncs {
+			gs[id] = g // untouched since the Sync
 		}
 	}
-	p.pendingCPU = p.pendingCPU[:0]
-}
-
-// apply takes one goroutine's state transition; stretches start and end
-// only when stretches is set.
-func (p *Profile) apply(s step, stretches bool) {
-	p.anyG = true
-	id, from, to := s.id, s.from, s.to
-	c := &p.recent[uint64(id)%uint64(len(p.recent))]
-	g := c.g
-	if c.id != id || g == nil {
-		if g = p.gs[id]; g == nil {
-			g = &goState{}
-			p.gs[id] = g
-		}
-		c.id, c.g = id, g
-	}
-	if from != to && (from == parsed.GoNotExist || from == parsed.GoUndetermined) {
-		// Go's summary starts the ID afresh: what its earlier
-		// incarnations did counts only if this one never runs.
-		g.started, g.clipped = false, g.clipped[:0]
-	}
-	switch {
-	case !stretches:
-	case !g.tracking:
-		if s.stack >= 0 {
-			g.tracking, g.since, g.stack = true, s.time, int(s.stack)
-		}
-	case to != p.Type.state():
-		g.tracking = false
-		g.whole = add(g.whole, g.stack, int64(s.time-g.since), s.time)
-		if g.started {
-			g.clipped = add(g.clipped, g.stack, int64(s.time-max(g.since, g.start)), s.time)
+	for _, id := range slices.Sorted(maps.Keys(p.pre)) {
+		if pre := p.pre[id]; pre.exited && !pre.reset {
+			// It ran to its exit: what counts is its stretches
+			// since its first run, as they were at the Sync.
+			p.commit(pre.g.clipped, p.sums, p.shown, p.shownAt)
 		}
 	}
-	if from != to && to == parsed.GoRunning && !g.started {
-		g.started, g.start = true, s.time
-	}
-	if to == parsed.GoNotExist && from == parsed.GoRunning {
-		// An ordinary exit: the ID does not come back, its sums are
-		// final.
-		p.commit(g.counted(), p.sums, p.shown, p.shownAt)
-		delete(p.gs, id)
-		c.g = nil
-	}
+	p.gs, p.pre, p.recent = gs, nil, [len(p.recent)]struct {
+		id parsed.GoID
+		g  *goState
+	}{}
 }
 
 // commit adds a goroutine's sums to the groups' sums, and makes a stack
@@ -430,7 +484,6 @@ func (p *Profile) WriteProfile(w io.Writer) error {
 		return fmt.Errorf("profile: %v is not a profile type", p.Type)
 	}
 	p.init()
-	p.flush(!p.cut)
 	h := pprof.Header{
 		SampleTypes: []pprof.ValueType{{Type: "contentions", Unit: "count"}, {Type: "delay", Unit: "nanoseconds"}},
 		PeriodType:  pprof.ValueType{Type: "trace", Unit: "count"},

@@ -347,8 +347,9 @@ func TestCPULive(t *testing.T) {
 }
 
 // TestCutSameAsGoTool compares with go tool trace -pprof on fixtures cut
-// short at several offsets: Go's tool keeps the events up to the last Sync
-// before the error, and fails when there is none.
+// short at several offsets and damaged inside a generation: Go's tool keeps
+// the events up to the last Sync before the error, and fails when there is
+// none.
 func TestCutSameAsGoTool(t *testing.T) {
 	traceTool, pprofTool := goTools(t)
 	dir := testutil.SharedFixture(t, "gotrace")
@@ -371,6 +372,30 @@ func TestCutSameAsGoTool(t *testing.T) {
 				} else {
 					profiles++
 				}
+			}
+		}
+	}
+	// Damaged events in multigen's second generation: an event without
+	// a timestamp, one contradicting the state, one that cannot be
+	// ordered, a stack ID not in the table. Go's tool drops that
+	// generation's events but counts them for the goroutines' lives.
+	data, err := os.ReadFile(filepath.Join(dir, "multigen.trace"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, flip := range []struct {
+		off int
+		xor byte
+	}{{40997, 1}, {44985, 1}, {45982, 1}, {40000, 0x40}} {
+		d := slices.Clone(data)
+		d[flip.off] ^= flip.xor
+		path := filepath.Join(tmp, fmt.Sprintf("multigen-flip%d.trace", flip.off))
+		if err := os.WriteFile(path, d, 0o666); err != nil {
+			t.Fatal(err)
+		}
+		for typ := range compareWithGo(t, traceTool, pprofTool, path, flip.off == 45982) {
+			if typ != 0 {
+				profiles++
 			}
 		}
 	}
