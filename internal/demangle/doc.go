@@ -82,11 +82,14 @@
 //     an empty pack so declared); LLVM 19 in turn refuses a function
 //     named "operator->*".
 //
-// Known differences: names with a C++20 requires-clause ("Q...", which
-// LLVM 19 reads) are refused, as LLVM 14 refuses them; so is a name of a
-// local entity whose parameters refer to its own template arguments
-// ("_ZZ4mainENK3$_0clIiEEDaT_") is left alone by llvm-cxxfilt-19, while
-// LLVM19 demangles it as LLVM 14 does.
+// LLVM 19 also forgets the template arguments of a local entity once it
+// has read its name, and so refuses a function whose parameters refer to
+// them, as clang's generic lambdas in a function do
+// ("_ZZ4mainENK3$_0clIiEEDaT_"; LLVM 14 prints
+// "auto main::$_0::operator()<int>(int) const"); LLVM19 does the same.
+//
+// Known difference: names with a C++20 requires-clause ("Q...", which
+// LLVM 19 reads) are refused, as LLVM 14 refuses them.
 // Measured on the 128,508 dynamic C++ symbols of a Debian
 // machine's 454 libraries, libstdc++ and libLLVM-19 among them
 // (2026-11-26): every one identical to llvm-cxxfilt-19 (585 of them spelt

@@ -620,18 +620,33 @@ func (p *parser) localName(st *nameState) *node {
 		if !p.consume('_') {
 			return nil
 		}
-		n := p.parseName(st)
+		n := p.localEntity(st)
 		if n == nil {
 			return nil
 		}
 		return p.node2(kLocalName, enc, n)
 	}
-	entity := p.parseName(st)
+	entity := p.localEntity(st)
 	if entity == nil {
 		return nil
 	}
 	p.discriminator()
 	return p.node2(kLocalName, enc, entity)
+}
+
+// localEntity reads the name of a local entity. LLVM 15 on forget its
+// template arguments once it is read, as those of an encoding, so that a
+// later template parameter cannot refer to them ("_ZZ1fvE1gIiEvT_" is
+// refused); LLVM 14 keeps them.
+func (p *parser) localEntity(st *nameState) *node {
+	if !p.llvm19 {
+		return p.parseName(st)
+	}
+	savedParams, savedOuter := p.tparams, p.outer
+	p.tparams, p.outer = p.tparams[len(p.tparams):], p.outer[len(p.outer):]
+	n := p.parseName(st)
+	p.tparams, p.outer = savedParams, savedOuter
+	return n
 }
 
 // discriminator skips _digit, __digits_, or trailing digits.

@@ -1,7 +1,8 @@
 // Names whose demangling changed between LLVM 14 and LLVM 19: constructors
 // and destructors of ABI-tagged classes, expressions in template arguments
 // (LLVM 15 on prints only the parentheses C++ needs), and C++20 constrained
-// template parameters (clang 17 on mangles them "Tk").
+// template parameters (clang 17 on mangles them "Tk"), generic lambdas in a
+// function, whose template arguments LLVM 15 on forget.
 #include <iterator>
 #include <type_traits>
 #include <utility>
@@ -53,6 +54,9 @@ concept Small = sizeof(T) <= 8;
 template <Small T>
 int small(T t) { return int(t); }
 
+template <typename F>
+int apply(F f) { return f(2); }
+
 struct P {
 	int x, y;
 };
@@ -64,6 +68,7 @@ int main() {
 	int arr[2] = {1, 2};
 	P p{1, 2};
 	return notArray(1L) + sum(1, 2L) + deref(arr) + neg(p) + cond(p) + cast(3) +
-	       sizeof(shift(Int<5>{})) + (call(Fn<&f>{}), 0) + small(2) + small('c');
+	       sizeof(shift(Int<5>{})) + (call(Fn<&f>{}), 0) + small(2) + small('c') +
+	       apply([](auto x) { return int(x); }) + apply([]<Small T>(T x) { return int(x); });
 }
 void f() {}
