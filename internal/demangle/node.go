@@ -766,29 +766,11 @@ func (p *printer) left(n *node) {
 		p.str(")")
 	case kCallExpr:
 		p.print(n.a)
-		p.str("(")
+		p.open("(")
 		p.list(n.list)
-		p.str(")")
+		p.close(")")
 	case kNewExpr:
-		if n.flag {
-			p.str("::operator ")
-		}
-		p.str("new")
-		if n.flag2 {
-			p.str("[]")
-		}
-		p.str(" ")
-		if len(n.list) > 0 {
-			p.str("(")
-			p.list(n.list)
-			p.str(")")
-		}
-		p.print(n.a)
-		if len(n.list2) > 0 {
-			p.str("(")
-			p.list(n.list2)
-			p.str(")")
-		}
+		p.newExpr(n)
 	case kDeleteExpr:
 		if n.flag {
 			p.str("::")
@@ -807,17 +789,19 @@ func (p *printer) left(n *node) {
 		p.str("fp")
 		p.str(n.s)
 	case kConversionExpr:
-		p.str("(")
+		p.open("(")
 		p.print(n.a)
-		p.str(")(")
+		p.close(")")
+		p.open("(")
 		p.list(n.list)
-		p.str(")")
+		p.close(")")
 	case kPtrMemConversion:
-		p.str("(")
+		p.open("(")
 		p.print(n.a)
-		p.str(")(")
+		p.close(")")
+		p.open("(")
 		p.print(n.b)
-		p.str(")")
+		p.close(")")
 	case kInitList:
 		if n.a != nil {
 			p.print(n.a)

@@ -123,6 +123,40 @@ func (p *printer) operand(n *node, outer prec, strict bool) {
 	p.print(n)
 }
 
+// newExpr prints a new-expression: LLVM 14 spells a global one
+// "::operator new" and puts placement arguments after the space, LLVM 15
+// on "::new(args) type".
+func (p *printer) newExpr(n *node) {
+	if n.flag {
+		if p.llvm19 {
+			p.str("::")
+		} else {
+			p.str("::operator ")
+		}
+	}
+	p.str("new")
+	if n.flag2 {
+		p.str("[]")
+	}
+	if !p.llvm19 {
+		p.str(" ")
+	}
+	if len(n.list) > 0 {
+		p.open("(")
+		p.list(n.list)
+		p.close(")")
+	}
+	if p.llvm19 {
+		p.str(" ")
+	}
+	p.print(n.a)
+	if len(n.list2) > 0 {
+		p.open("(")
+		p.list(n.list2)
+		p.close(")")
+	}
+}
+
 // expr19 prints the expressions LLVM 15 on print differently from LLVM
 // 14; it reports false for the others.
 func (p *printer) expr19(n *node) bool {
@@ -198,34 +232,9 @@ func (p *printer) expr19(n *node) bool {
 		p.open("(")
 		p.operand(n.b, precDefault, false)
 		p.close(")")
-	case kCallExpr:
-		p.print(n.a)
-		p.open("(")
-		p.list(n.list)
-		p.close(")")
 	case kPrefixExpr:
 		p.str(n.s)
 		p.operand(n.a, precUnary, false)
-	case kNewExpr:
-		if n.flag {
-			p.str("::")
-		}
-		p.str("new")
-		if n.flag2 {
-			p.str("[]")
-		}
-		if len(n.list) > 0 {
-			p.open("(")
-			p.list(n.list)
-			p.close(")")
-		}
-		p.str(" ")
-		p.print(n.a)
-		if len(n.list2) > 0 {
-			p.open("(")
-			p.list(n.list2)
-			p.close(")")
-		}
 	case kDeleteExpr:
 		if n.flag {
 			p.str("::")
@@ -236,20 +245,6 @@ func (p *printer) expr19(n *node) bool {
 		}
 		p.str(" ")
 		p.print(n.a)
-	case kConversionExpr:
-		p.open("(")
-		p.print(n.a)
-		p.close(")")
-		p.open("(")
-		p.list(n.list)
-		p.close(")")
-	case kPtrMemConversion:
-		p.open("(")
-		p.print(n.a)
-		p.close(")")
-		p.open("(")
-		p.print(n.b)
-		p.close(")")
 	default:
 		return false
 	}
