@@ -20,6 +20,14 @@
 // lines, "end" and "#" comments allowed), and writes the bytes Swift's
 // encoder writes for those frames.
 //
+// A FILE whose first byte after white space is "{" holds Swift's JSON
+// backtraces (the Codable form, {"architecture": …, "backtrace": …,
+// "imageMap": …}, one object or several back to back): each prints as "#"
+// comment lines (the architecture and, where there is one, the image map,
+// one line per image: its text addresses, path and build ID) followed by
+// its record, as above; a blank line separates them. -encode reads that
+// output back, comments skipped, as the CBF of the records.
+//
 // FILE "-" or no FILE reads standard input. Exit status: 0 done, 1 a file
 // that cannot be read, decoded or encoded, 2 a bad flag or argument.
 package main
@@ -36,6 +44,7 @@ import (
 	"strings"
 
 	"github.com/tracefmt/tracefmt/cbf"
+	"github.com/tracefmt/tracefmt/internal/cbfjson"
 	"github.com/tracefmt/tracefmt/internal/cli"
 )
 
@@ -87,8 +96,16 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	} else {
 		if *useHex {
 			in, err = hexReader(in)
+		} else {
+			br := bufio.NewReaderSize(in, 64<<10)
+			head, _ := br.Peek(64 << 10)
+			in = br
+			if cbfjson.Is(head) {
+				err = dumpJSON(out, br, w, *strict, *expand)
+				in = nil
+			}
 		}
-		if err == nil {
+		if err == nil && in != nil {
 			err = dump(out, in, w, *strict, *expand)
 		}
 	}
@@ -154,6 +171,32 @@ func dump(out *bufio.Writer, in io.Reader, word cbf.WordSize, strict, expand boo
 			}
 		}
 	}
+}
+
+// dumpJSON prints Swift's JSON backtraces: their architecture and image
+// map as comments, then their records as dump prints them.
+func dumpJSON(out *bufio.Writer, in io.Reader, word cbf.WordSize, strict, expand bool) error {
+	return cbfjson.Read(in, func(n int, bt *cbf.Backtrace) error {
+		if n > 0 {
+			out.WriteByte('\n')
+		}
+		fmt.Fprintf(out, "# architecture %s\n", bt.Architecture)
+		m, err := bt.Images()
+		if err != nil {
+			return err
+		}
+		if m != nil {
+			fmt.Fprintf(out, "# image map: platform %s, %v, %d images\n", m.Platform, m.Word, len(m.Images))
+			for _, im := range m.Images {
+				fmt.Fprintf(out, "# image %#x-%#x %s", im.Base, im.EndOfText, im.Path)
+				if im.BuildID != nil {
+					fmt.Fprintf(out, " build-id %x", im.BuildID)
+				}
+				out.WriteByte('\n')
+			}
+		}
+		return dump(out, bytes.NewReader(bt.Backtrace), word, strict, expand)
+	})
 }
 
 // encodeText reads the text form and writes CBF records.

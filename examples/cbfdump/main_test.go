@@ -2,11 +2,13 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/tracefmt/tracefmt/cbf"
 	"github.com/tracefmt/tracefmt/internal/testutil"
 )
 
@@ -125,5 +127,79 @@ func TestEncode(t *testing.T) {
 		if _, _, code := runCmd(t, bad, "-encode", "-word", "16"); code != 1 {
 			t.Errorf("%q: exit %d", bad, code)
 		}
+	}
+}
+
+// twoJSONText is what cbfdump prints for testdata/two.json: Swift's JSON
+// backtraces, their architecture and image map as comments.
+const twoJSONText = `# architecture x86_64
+# image map: platform linux, 64-bit, 4 images
+# image 0x555555554000-0x555555559000 /home/user/demo/.build/debug/demo build-id 6b1f2e9011d43c7a05b28841e90c735da624f013
+# image 0x7ffff7800000-0x7ffff7b9c000 /usr/lib/swift/linux/libswiftCore.so
+# image 0x7ffff7c00000-0x7ffff7d95000 /usr/lib/x86_64-linux-gnu/libc.so.6 build-id c289da5062b826a107382b2e850cd4e2b03e9e2b
+# image 0x7ffff7fc3000-0x7ffff7fef000 /usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2
+pc 0x555555555a3c
+ra 0x555555555c11
+ra 0x555555555d80
+rep 5
+ra 0x7ffff7a31c44
+ra 0x555555556002
+ra 0x7ffff7c29d90
+ra 0x7ffff7c29e40
+ra 0x555555555145
+end
+
+# architecture x86_64
+# image map: platform linux, 64-bit, 4 images
+# image 0x555555554000-0x555555559000 /home/user/demo/.build/debug/demo build-id 6b1f2e9011d43c7a05b28841e90c735da624f013
+# image 0x7ffff7800000-0x7ffff7b9c000 /usr/lib/swift/linux/libswiftCore.so
+# image 0x7ffff7c00000-0x7ffff7d95000 /usr/lib/x86_64-linux-gnu/libc.so.6 build-id c289da5062b826a107382b2e850cd4e2b03e9e2b
+# image 0x7ffff7fc3000-0x7ffff7fef000 /usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2
+pc 0x7ffff7c91b2e
+ra 0x7ffff7a30a10
+omit 12
+ra 0x555555555c11
+trunc
+`
+
+// A JSON input, from a file or standard input, prints as text that
+// -encode turns back into the backtraces' CBF records; the flags keep
+// their meaning there.
+func TestDumpJSON(t *testing.T) {
+	path := filepath.Join("testdata", "two.json")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out, errs, code := runCmd(t, "", path); code != 0 || out != twoJSONText {
+		t.Errorf("cbfdump %s: exit %d, %q\n%s", path, code, errs, out)
+	}
+	if out, errs, code := runCmd(t, "\n  "+string(data)); code != 0 || out != twoJSONText {
+		t.Errorf("cbfdump of standard input: exit %d, %q\n%s", code, errs, out)
+	}
+	if out, _, code := runCmd(t, string(data), "-expand"); code != 0 || strings.Count(out, "ra 0x555555555d80\n") != 6 {
+		t.Errorf("-expand: exit %d\n%s", code, out)
+	}
+	if out, _, code := runCmd(t, string(data), "-word", "32"); code != 0 || strings.Count(out, "/ld-linux-x86-64.so.2\nword 64\npc ") != 2 {
+		t.Errorf("-word 32: exit %d\n%s", code, out)
+	}
+	bin, errs, code := runCmd(t, twoJSONText, "-encode")
+	if code != 0 {
+		t.Fatalf("-encode: exit %d, %q", code, errs)
+	}
+	var want []byte
+	for _, line := range strings.SplitAfter(strings.TrimSpace(string(data)), "\n") {
+		var bt cbf.Backtrace
+		if err := json.Unmarshal([]byte(line), &bt); err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, bt.Backtrace...)
+	}
+	if !bytes.Equal([]byte(bin), want) {
+		t.Errorf("-encode gives % x, the backtraces hold % x", bin, want)
+	}
+	cut := string(data[:len(data)-30])
+	if _, errs, code := runCmd(t, cut); code != 1 || !strings.HasPrefix(errs, "cbfdump: standard input: JSON backtrace 1 at offset ") {
+		t.Errorf("cut JSON: exit %d, %q", code, errs)
 	}
 }

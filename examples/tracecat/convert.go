@@ -14,6 +14,7 @@ import (
 	"github.com/tracefmt/tracefmt/gotraceraw/parsed"
 	"github.com/tracefmt/tracefmt/gotraceraw/profile"
 	"github.com/tracefmt/tracefmt/gotraceraw/timeline"
+	"github.com/tracefmt/tracefmt/internal/cbfjson"
 	"github.com/tracefmt/tracefmt/internal/cli"
 	"github.com/tracefmt/tracefmt/leaktext"
 	"github.com/tracefmt/tracefmt/xrayfdr"
@@ -225,7 +226,14 @@ func cbfPprof(w io.Writer, r io.Reader, profile string) error {
 	if err := noProfileType(profile, "backtraces have one profile, their counts"); err != nil {
 		return err
 	}
-	rd, err := cbf.NewReader(r)
+	br, head, err := peek(r)
+	if err != nil {
+		return err
+	}
+	if cbfjson.Is(head) {
+		return cbfJSONPprof(w, br)
+	}
+	rd, err := cbf.NewReader(br)
 	if err != nil {
 		return err
 	}

@@ -12,11 +12,14 @@
 // and llvm-xray's YAML traces and instrumentation maps, Go execution
 // traces and their text form, sp-rtrace text reports (the header line its
 // formatter writes); an sp-rtrace binary log is named and refused, as
-// tracecat reads the text reports only. The Compact Backtrace Format has
-// no magic, so tracecat reads a file as CBF only when asked with -format
-// cbf. Any other file is "not a format tracecat knows"; a file that does
-// not fit a forced format gets "not a …" instead of a summary. With no
-// files it runs on the small real samples built into it.
+// tracecat reads the text reports only; Swift's JSON backtraces
+// ({"architecture": …, "backtrace": …, "imageMap": …}, one object or
+// several back to back), read as the cbf format. Raw Compact Backtrace
+// Format has no magic, so tracecat reads such a file only when asked with
+// -format cbf (which takes the JSON form too). Any other file is "not a
+// format tracecat knows"; a file that does not fit a forced format gets
+// "not a …" instead of a summary. With no files it runs on the small real
+// samples built into it.
 //
 // tracecat streams: it reads each file once, front to back, in memory that
 // does not grow with the file (the leak sums of an sp-rtrace report grow
@@ -29,7 +32,9 @@
 // cpu, its CPU profile samples; an apitrace trace's calls per
 // function and backtrace; an XRay log's self and total time and calls per
 // call stack; what an sp-rtrace report leaked per backtrace, as a heap
-// profile; a CBF stream's backtraces, counted. -profile is needed for a Go
+// profile; a CBF stream's backtraces, counted, or Swift's JSON backtraces,
+// whose image map becomes the profile's mappings (the backtraces of one
+// file must share it). -profile is needed for a Go
 // trace, which has five profiles and no default among them (go tool trace
 // -pprof=TYPE has none either); for an sp-rtrace report it is optional and
 // picks one resource type, such as memory (without it every type is kept,
@@ -94,8 +99,12 @@ var formats = []format{
 	{"xray", "an XRay log", isXRay, summarizeXRay},
 	{"gotrace", "a Go execution trace", isGoTrace, summarizeGoTrace},
 	{"leaktext", "an sp-rtrace text report", isLeakText, summarizeLeakText},
-	{"apitrace", "an apitrace trace", isAPITrace, summarizeAPITrace},
 	{"cbf", "Compact Backtrace Format", nil, summarizeCBF},
+	// Swift's JSON backtraces, which can be told, are read as the cbf
+	// format (its summary and profile take both forms); -format cbf
+	// finds the entry above, which checks nothing.
+	{"cbf", "Compact Backtrace Format", isCBFJSON, summarizeCBF},
+	{"apitrace", "an apitrace trace", isAPITrace, summarizeAPITrace},
 }
 
 // headLen is how many first bytes detection looks at: enough for every
