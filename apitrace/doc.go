@@ -75,7 +75,12 @@
 // input still holds before anything is allocated; buffers grow only as
 // bytes arrive, so memory is bounded by the largest event (plus the calls
 // in flight for a CallReader), not by the trace. apitrace itself checks
-// none of these.
+// none of these. An event may hold MaxValues values and the arrays,
+// structs and reprs holding them (the Reader's doc says how they count):
+// an array of exactly DefaultMaxValues integers is read. A Writer does not
+// copy a string of a chunk (1 MiB) or more: once its event is accepted,
+// the string goes from the caller's value into the output a chunk at a
+// time, so a trace is repacked holding each string once.
 //
 // # Ownership
 //
