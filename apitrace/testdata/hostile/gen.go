@@ -4,6 +4,8 @@
 // containers compress them) whose streams declare or hold much, to show
 // that the Reader's memory follows what a trace holds. Run it with
 // `go run gen.go` here; it needs the brotli and zstd commands.
+// `go run gen.go big` writes instead, in the current directory, the two
+// larger traces bench/hostile.sh measures the writers on (not kept here).
 package main
 
 import (
@@ -121,6 +123,18 @@ func seekTable(b []byte, sizes, dataSizes []uint32) []byte {
 }
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == "big" {
+		// One call with a string of 250 MiB, and two calls with one of
+		// 200 MiB each, in gzip (255 KB, 408 KB).
+		s := newStream()
+		s.call(0, 0, true, func() { s.bigString(250 << 20) })
+		write("string-250m.trace", gz(s))
+		s = newStream()
+		s.call(0, 0, true, func() { s.bigString(200 << 20) })
+		s.call(1, 0, false, func() { s.bigString(200 << 20) })
+		write("string-2x200m.trace", gz(s))
+		return
+	}
 	// One call whose argument is an array of 2^20 integers.
 	s := newStream()
 	s.call(0, 0, true, func() { s.array(1 << 20) })
