@@ -755,11 +755,15 @@ func (p *printer) left(n *node) {
 		p.str(n.s2)
 	case kCast:
 		p.str(n.s)
+		saved := p.gtOK
+		p.gtOK = 0
 		p.str("<")
 		p.print(n.a)
-		p.str(">(")
+		p.str(">")
+		p.gtOK = saved
+		p.open("(")
 		p.print(n.b)
-		p.str(")")
+		p.close(")")
 	case kSizeofPack:
 		p.str("sizeof...(")
 		p.packExpansion(n.a)

@@ -221,17 +221,6 @@ func (p *printer) expr19(n *node) bool {
 		p.open("(")
 		p.print(n.a)
 		p.close(n.s2)
-	case kCast:
-		p.str(n.s)
-		saved := p.gtOK
-		p.gtOK = 0
-		p.str("<")
-		p.print(n.a)
-		p.str(">")
-		p.gtOK = saved
-		p.open("(")
-		p.operand(n.b, precDefault, false)
-		p.close(")")
 	case kPrefixExpr:
 		p.str(n.s)
 		p.operand(n.a, precUnary, false)
