@@ -78,9 +78,11 @@
 //   - manglings LLVM 14 does not read: _BitInt(N), "operator co_await",
 //     template arguments declared with their parameter ("TnN...E", which
 //     clang 17 on writes in libstdc++'s constructors) or with a concept
-//     ("Tk"), printed with LLVM 19's quirks ("std::_Index_tuple<...>" for
-//     an empty pack so declared); LLVM 19 in turn refuses a function
-//     named "operator->*".
+//     ("Tk"), requires-clauses ("Q", printed after a function's
+//     parameters, not in template arguments), printed with LLVM 19's
+//     quirks ("std::_Index_tuple<...>" for an empty pack so declared, a
+//     template parameter in a requires-clause as mangled: "requires
+//     C<T>"); LLVM 19 in turn refuses a function named "operator->*".
 //
 // LLVM 19 also forgets the template arguments of a local entity once it
 // has read its name, and so refuses a function whose parameters refer to
@@ -88,8 +90,10 @@
 // ("_ZZ4mainENK3$_0clIiEEDaT_"; LLVM 14 prints
 // "auto main::$_0::operator()<int>(int) const"); LLVM19 does the same.
 //
-// Known difference: names with a C++20 requires-clause ("Q...", which
-// LLVM 19 reads) are refused, as LLVM 14 refuses them.
+// Known differences: a lambda's requires-clauses and the other manglings
+// LLVM 19 added for C++20 and later that no library here holds (class
+// types as template arguments "Tn" aside, explicit object parameters,
+// module names "W") are refused, as LLVM 14 refuses them.
 // Measured on the 128,508 dynamic C++ symbols of a Debian
 // machine's 454 libraries, libstdc++ and libLLVM-19 among them
 // (2026-11-26): every one identical to llvm-cxxfilt-19 (585 of them spelt

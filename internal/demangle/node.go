@@ -950,6 +950,10 @@ func (p *printer) right(n *node) {
 		if n.c != nil {
 			p.print(n.c)
 		}
+		for _, req := range n.list2 { // a requires-clause
+			p.str(" requires ")
+			p.print(req)
+		}
 	case kTypeTPDecl, kTemplateTPDecl:
 		p.print(n.a)
 	case kNonTypeTPDecl:

@@ -35,6 +35,8 @@ type parser struct {
 	// llvm19 reads what LLVM 15 on read and LLVM 14 does not: a template
 	// argument declared with its template parameter.
 	llvm19 bool
+	// inConstraint is set (with llvm19) inside a requires-clause.
+	inConstraint bool
 	// noPush keeps the next invented template parameter out of the
 	// innermost parameter list (LLVM passes that declaration no list).
 	noPush bool
@@ -54,6 +56,7 @@ func (p *parser) reset(s string) {
 	p.pos = 0
 	p.depth = 0
 	p.bad = false
+	p.inConstraint = false
 	p.names = p.names[:0]
 	p.subs = p.subs[:0]
 	// Nested encodings continue these lists past their ends and drop what
@@ -391,21 +394,30 @@ func (p *parser) encodingBody() *node {
 	n.a, n.b, n.c = ret, name, attrs
 	n.quals, n.ref = st.quals, st.ref
 	n.rhs, n.fun = cYes, cYes
-	if p.consume('v') {
-		return n
+	if !p.consume('v') {
+		begin := len(p.names)
+		for {
+			t := p.typ()
+			if t == nil {
+				return nil
+			}
+			p.names = append(p.names, t)
+			if isEnd() || p.llvm19 && p.look(0) == 'Q' {
+				break
+			}
+		}
+		n.list = p.popList(begin)
 	}
-	begin := len(p.names)
-	for {
-		t := p.typ()
-		if t == nil {
+	if p.llvm19 && p.consume('Q') {
+		// A trailing requires-clause (C++20), which LLVM 15 on read
+		// and print after the parameters; list2 holds it.
+		req := p.constraintExpr()
+		if req == nil {
 			return nil
 		}
-		p.names = append(p.names, t)
-		if isEnd() {
-			break
-		}
+		p.names = append(p.names, req)
+		n.list2 = p.popList(len(p.names) - 1)
 	}
-	n.list = p.popList(begin)
 	return n
 }
 
@@ -1113,6 +1125,7 @@ func (p *parser) substitution() *node {
 }
 
 func (p *parser) templateParam() *node {
+	start := p.pos
 	if !p.consume('T') {
 		return nil
 	}
@@ -1137,6 +1150,9 @@ func (p *parser) templateParam() *node {
 		if !p.consume('_') {
 			return nil
 		}
+	}
+	if p.inConstraint {
+		return p.name(p.s[start : p.pos-1])
 	}
 	if p.permitFwdRefs && level == 0 {
 		n := p.newNode(kForwardRef)
@@ -1199,10 +1215,29 @@ func (p *parser) templateArgs(tag bool) *node {
 			}
 			p.names = append(p.names, arg)
 		}
+		if p.llvm19 && p.consume('Q') {
+			// A requires-clause (C++20), which LLVM 15 on read and
+			// do not print: "I <template-arg>* Q <expression> E".
+			if p.constraintExpr() == nil || !p.consume('E') {
+				return nil
+			}
+			break
+		}
 	}
 	n := p.newNode(kTemplateArgs)
 	n.list = p.popList(begin)
 	return n
+}
+
+// constraintExpr reads the expression of a requires-clause. LLVM 15 on
+// print a template parameter in it as mangled ("C<T>" for "1CIT_E"): they
+// cannot tell which arguments it refers to.
+func (p *parser) constraintExpr() *node {
+	saved := p.inConstraint
+	p.inConstraint = true
+	e := p.expr()
+	p.inConstraint = saved
+	return e
 }
 
 func (p *parser) templateArg() *node {

@@ -1,8 +1,9 @@
 // Names whose demangling changed between LLVM 14 and LLVM 19: constructors
 // and destructors of ABI-tagged classes, expressions in template arguments
-// (LLVM 15 on prints only the parentheses C++ needs), and C++20 constrained
-// template parameters (clang 17 on mangles them "Tk"), generic lambdas in a
-// function, whose template arguments LLVM 15 on forget.
+// (LLVM 15 on prints only the parentheses C++ needs), C++20 constrained
+// template parameters ("Tk") and requires-clauses ("Q"), which clang 17 on
+// mangles, and generic lambdas in a function, whose template arguments
+// LLVM 15 on forget.
 #include <iterator>
 #include <type_traits>
 #include <utility>
@@ -56,6 +57,15 @@ int small(T t) { return int(t); }
 
 template <typename F>
 int apply(F f) { return f(2); }
+template <class T>
+	requires(sizeof(T) > 1)
+int big(T t) { return int(t) + 1; }
+template <class T>
+struct Box {
+	int get() const
+		requires Small<T>
+	{ return 1; }
+};
 
 struct P {
 	int x, y;
@@ -68,7 +78,7 @@ int main() {
 	int arr[2] = {1, 2};
 	P p{1, 2};
 	return notArray(1L) + sum(1, 2L) + deref(arr) + neg(p) + cond(p) + cast(3) +
-	       sizeof(shift(Int<5>{})) + (call(Fn<&f>{}), 0) + small(2) + small('c') +
+	       sizeof(shift(Int<5>{})) + (call(Fn<&f>{}), 0) + small(2) + small('c') + big(3L) + Box<int>().get() +
 	       apply([](auto x) { return int(x); }) + apply([]<Small T>(T x) { return int(x); });
 }
 void f() {}
