@@ -54,7 +54,10 @@
 // events up to the last Sync event before the error, exit status 0 (a
 // trace cut inside its first generation has none: an error and status 1,
 // as Go's tool); a Go trace's timeline, of every event read before the
-// error (spans already written cannot be taken back), status 0; an
+// error, status 0: for a trace cut short that is the events up to the last
+// Sync too (a generation is read whole before its events come), but a
+// damaged event also leaves in the events of its generation before it
+// (spans already written cannot be taken back); an
 // apitrace trace's calls read whole, status 0, as apitrace dump; an
 // sp-rtrace report's records before the cut, status 1, as leakpost.
 //
