@@ -226,11 +226,12 @@ func check(c schedCtx, r reqs) error {
 }
 
 // slot returns where the next event out of the ordering goes: the
-// caller's Event when it waits for one and the queue is empty, so that
-// the common event is not copied twice; the queue's back otherwise.
+// caller's Event when it waits for one, so that the common event is not
+// copied twice; the queue's back otherwise. out is set only while the
+// queue is empty, and taken by the first event out. Small enough to be
+// inlined.
 func (o *ordering) slot() *Event {
-	if o.out != nil && o.q.size == 0 {
-		e := o.out
+	if e := o.out; e != nil {
 		o.out = nil
 		return e
 	}
@@ -239,17 +240,17 @@ func (o *ordering) slot() *Event {
 
 // push queues ev as it comes out of the ordering, in context c.
 func (o *ordering) push(ev *raw, tab *tables, c schedCtx) *Event {
-	var e *Event
-	if o.out != nil && o.q.size == 0 {
-		e, o.out = o.out, nil // see slot
-	} else {
-		e = o.q.add()
-	}
+	e := o.slot()
+	e.fill(ev, tab, c)
+	return e
+}
+
+// fill makes e the event ev in context c; small enough to be inlined.
+func (e *Event) fill(ev *raw, tab *tables, c schedCtx) {
 	// Field by field: a composite literal is built aside, then copied.
 	e.Kind, e.Type, e.Time = info[ev.typ].kind, ev.typ, ev.time
 	e.Goroutine, e.Proc, e.Thread = c.g, c.p, c.m
 	e.args, e.tab, e.name, e.off = ev.args, tab, "", ev.off
-	return e
 }
 
 // pushMade queues an event the ordering makes up (a GoSwitch's parts, a
@@ -291,6 +292,7 @@ func (o *ordering) advance(ev *raw, tab *tables, m ThreadID, gen uint64, msp **m
 	// The commonest events are handled here, in a small function: a
 	// goroutine starts...
 	c := cur
+	g := c.g // the thread's goroutine after the event
 	switch ev.typ {
 	case gotraceraw.EvGoStart:
 		s := o.gs.get(int64(ev.args[0]))
@@ -301,9 +303,7 @@ func (o *ordering) advance(ev *raw, tab *tables, m ThreadID, gen uint64, msp **m
 			return false, check(c, reqs{must, must, mustNot})
 		}
 		s.status, s.seqGen, s.seq = goRunning, gen, ev.args[1]
-		o.push(ev, tab, c)
-		ms.g = GoID(ev.args[0])
-		return true, nil
+		g = GoID(ev.args[0])
 	// ...stops, blocks or ends...
 	case gotraceraw.EvGoDestroy, gotraceraw.EvGoStop, gotraceraw.EvGoBlock:
 		if err := checkUserGo(c); err != nil {
@@ -321,9 +321,7 @@ func (o *ordering) advance(ev *raw, tab *tables, m ThreadID, gen uint64, msp **m
 		case gotraceraw.EvGoBlock:
 			s.status = goWaiting
 		}
-		o.push(ev, tab, c)
-		ms.g = NoGoroutine
-		return true, nil
+		g = NoGoroutine
 	// ...or is unblocked, by anything (sysmon too): no context to check.
 	case gotraceraw.EvGoUnblock:
 		s := o.gs.get(int64(ev.args[0]))
@@ -331,14 +329,19 @@ func (o *ordering) advance(ev *raw, tab *tables, m ThreadID, gen uint64, msp **m
 			return false, nil
 		}
 		s.status, s.seqGen, s.seq = goRunnable, gen, ev.args[1]
-		o.push(ev, tab, c)
-		return true, nil
+	default:
+		next, ok, err := o.advanceOther(ev, tab, gen, c)
+		if err == nil && ok && ms != nil {
+			ms.p, ms.g = next.p, next.g
+		}
+		return ok, err
 	}
-	next, ok, err := o.advanceOther(ev, tab, gen, c)
-	if err == nil && ok && ms != nil {
-		ms.p, ms.g = next.p, next.g
+	// push, in line.
+	o.slot().fill(ev, tab, c)
+	if ms != nil {
+		ms.g = g
 	}
-	return ok, err
+	return true, nil
 }
 
 // advanceOther is advance of the events but the commonest: it returns
@@ -1042,7 +1045,11 @@ func (q *queue) reset() {
 	q.head, q.size = 0, 0
 }
 
-// add makes room for one more event at the back and returns it.
+// add makes room for one more event at the back and returns it. Kept
+// out of line, so that slot, which takes the caller's Event in the
+// common case, is inlined.
+//
+//go:noinline
 func (q *queue) add() *Event {
 	if q.size == len(q.buf) {
 		nb := make([]Event, max(4, 2*len(q.buf)))
