@@ -78,7 +78,8 @@
 //   - manglings LLVM 14 does not read: _BitInt(N), "operator co_await",
 //     template arguments declared with their parameter ("TnN...E", which
 //     clang 17 on writes in libstdc++'s constructors) or with a concept
-//     ("Tk"), requires-clauses ("Q", printed after a function's
+//     ("Tk"), explicit object parameters ("NH": "S::f(this S)"),
+//     requires-clauses ("Q", printed after a function's
 //     parameters, not in template arguments), printed with LLVM 19's
 //     quirks ("std::_Index_tuple<...>" for an empty pack so declared, a
 //     template parameter in a requires-clause as mangled: "requires
@@ -90,10 +91,9 @@
 // ("_ZZ4mainENK3$_0clIiEEDaT_"; LLVM 14 prints
 // "auto main::$_0::operator()<int>(int) const"); LLVM19 does the same.
 //
-// Known differences: a lambda's requires-clauses and the other manglings
-// LLVM 19 added for C++20 and later that no library here holds (class
-// types as template arguments "Tn" aside, explicit object parameters,
-// module names "W") are refused, as LLVM 14 refuses them.
+// Known differences: a lambda's requires-clauses and C++20 module names
+// ("W"), which LLVM 19 reads and no library here holds, are refused, as
+// LLVM 14 refuses them.
 // Measured on the 128,508 dynamic C++ symbols of a Debian
 // machine's 454 libraries, libstdc++ and libLLVM-19 among them
 // (2026-11-26): every one identical to llvm-cxxfilt-19 (585 of them spelt

@@ -84,6 +84,7 @@ const (
 	kNodeArray
 	kBitInt
 	kConstrainedTPDecl
+	kExplicitObject
 )
 
 // cache is a three-way answer to "does this node have a right part /
@@ -640,6 +641,9 @@ func (p *printer) left(n *node) {
 	case kConstrainedTPDecl:
 		p.print(n.b)
 		p.str(" ")
+	case kExplicitObject:
+		p.str("this ")
+		p.print(n.a)
 	case kTemplateTPDecl:
 		p.str("template<")
 		p.list(n.list)

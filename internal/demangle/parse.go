@@ -12,6 +12,7 @@ type nameState struct {
 	quals              qual
 	ref                uint8
 	fwdRefsBegin       int
+	explicitObject     bool // "NH": the first parameter is "this T" (C++23)
 }
 
 type parser struct {
@@ -400,6 +401,9 @@ func (p *parser) encodingBody() *node {
 			t := p.typ()
 			if t == nil {
 				return nil
+			}
+			if st.explicitObject && len(p.names) == begin {
+				t = p.node1(kExplicitObject, t)
 			}
 			p.names = append(p.names, t)
 			if isEnd() || p.llvm19 && p.look(0) == 'Q' {
@@ -925,6 +929,13 @@ func (p *parser) nestedName(st *nameState) *node {
 		st.quals = q
 	}
 	switch {
+	case p.llvm19 && q == 0 && p.consume('H'):
+		// An explicit object parameter (C++23), which LLVM 15 on
+		// read; it takes the place of qualifiers.
+		if st != nil {
+			st.explicitObject = true
+			st.ref = refNone
+		}
 	case p.consume('O'):
 		if st != nil {
 			st.ref = refRValue
