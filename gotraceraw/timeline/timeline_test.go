@@ -168,3 +168,50 @@ func TestZero(t *testing.T) {
 		t.Errorf("NewWriter(nil): %v", err)
 	}
 }
+
+// TestCutEndsAtSync: a trace cut short fails as a generation is read,
+// before any of its events, so the timeline of what came before the error
+// is that of the events up to the last Sync, as Go's tool keeps them; and
+// it is whole, every span ended.
+func TestCutEndsAtSync(t *testing.T) {
+	dir := testutil.SharedFixture(t, "gotrace")
+	for _, name := range []string{"multigen", "gcgens", "gcstress"} {
+		data, err := os.ReadFile(filepath.Join(dir, name+".trace"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, frac := range []int{20, 50, 80, 97} {
+			n := len(data) * frac / 100
+			r, err := parsed.NewReader(bytes.NewReader(data[:n]))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var out bytes.Buffer
+			w, err := NewWriter(&out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var last parsed.Kind
+			events := 0
+			for ev, err := range r.All() {
+				if err != nil {
+					break
+				}
+				last = ev.Kind
+				events++
+				if err := w.Write(ev); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := w.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if events > 0 && last != parsed.KindSync {
+				t.Errorf("%s cut at %d: the last event before the error is %v, not a Sync", name, n, last)
+			}
+			if events > 1 {
+				testutil.CheckTimeline(t, out.Bytes())
+			}
+		}
+	}
+}
