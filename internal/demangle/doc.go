@@ -79,7 +79,7 @@
 //     template arguments declared with their parameter ("TnN...E", which
 //     clang 17 on writes in libstdc++'s constructors) or with a concept
 //     ("Tk"), explicit object parameters ("NH": "S::f(this S)"),
-//     requires-clauses ("Q", printed after a function's
+//     requires-clauses ("Q", printed after a function's or a lambda's
 //     parameters, not in template arguments), printed with LLVM 19's
 //     quirks ("std::_Index_tuple<...>" for an empty pack so declared, a
 //     template parameter in a requires-clause as mangled: "requires
@@ -91,13 +91,14 @@
 // ("_ZZ4mainENK3$_0clIiEEDaT_"; LLVM 14 prints
 // "auto main::$_0::operator()<int>(int) const"); LLVM19 does the same.
 //
-// Known differences: a lambda's requires-clauses and C++20 module names
-// ("W"), which LLVM 19 reads and no library here holds, are refused, as
-// LLVM 14 refuses them.
-// Measured on the 128,508 dynamic C++ symbols of a Debian
-// machine's 454 libraries, libstdc++ and libLLVM-19 among them
-// (2026-11-26): every one identical to llvm-cxxfilt-19 (585 of them spelt
-// otherwise than LLVM 14's output with tight brackets).
+// Known difference: C++20 module names ("W"), which LLVM 19 reads and no
+// library here holds, are refused, as LLVM 14 refuses them.
+//
+// Measured on the 128,508 dynamic C++ symbols of a Debian machine's 454
+// libraries, libstdc++ and libLLVM-19 among them, and on 30,372 symbols of
+// LLVM 19's static libraries (with internal names and lambdas), on
+// 2026-11-26: every one identical to llvm-cxxfilt-19 (585 of the first
+// spelt otherwise than LLVM 14's output with tight brackets).
 //
 // # Compared with llvm-cxxfilt-14
 //

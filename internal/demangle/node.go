@@ -1046,13 +1046,25 @@ func (p *printer) packExpansion(child *node) {
 
 func (p *printer) closureDeclarator(n *node) {
 	if len(n.list) > 0 {
+		saved := p.gtOK
+		p.gtOK = 0
 		p.str("<")
 		p.list(n.list)
 		p.str(">")
+		p.gtOK = saved
 	}
-	p.str("(")
+	if n.a != nil {
+		p.str(" requires ")
+		p.print(n.a)
+		p.str(" ")
+	}
+	p.open("(")
 	p.list(n.list2)
-	p.str(")")
+	p.close(")")
+	if n.b != nil {
+		p.str(" requires ")
+		p.print(n.b)
+	}
 }
 
 func (p *printer) fold(n *node) {

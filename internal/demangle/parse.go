@@ -800,6 +800,14 @@ func (p *parser) unnamedTypeName(st *nameState) *node {
 		if len(tps) == 0 && len(p.tparams) > 0 {
 			p.tparams = p.tparams[:len(p.tparams)-1]
 		}
+		// LLVM 15 on read requires-clauses (C++20) after the template
+		// parameters and after the parameters.
+		var req1, req2 *node
+		if p.llvm19 && p.consume('Q') {
+			if req1 = p.constraintExpr(); req1 == nil {
+				return nil
+			}
+		}
 		if !p.consumeStr("vE") {
 			for {
 				t := p.typ()
@@ -807,6 +815,12 @@ func (p *parser) unnamedTypeName(st *nameState) *node {
 					return nil
 				}
 				p.names = append(p.names, t)
+				if p.llvm19 && p.consume('Q') {
+					if req2 = p.constraintExpr(); req2 == nil || !p.consume('E') {
+						return nil
+					}
+					break
+				}
 				if p.consume('E') {
 					break
 				}
@@ -819,6 +833,7 @@ func (p *parser) unnamedTypeName(st *nameState) *node {
 		}
 		n := p.newNode(kClosureType)
 		n.list, n.list2, n.s = tps, params, count
+		n.a, n.b = req1, req2
 		return n
 	}
 	if p.consumeStr("Ub") {

@@ -67,6 +67,14 @@ struct Box {
 	{ return 1; }
 };
 
+template <class U>
+int user() {
+	auto a = []<class T> requires Small<T>(T x) { return int(x); };
+	auto b = []<class T>(T x) requires(sizeof(T) > 1) { return int(x); };
+	auto c = []<Small T>(T x) { return int(x); };
+	return apply(a) + apply(b) + apply(c);
+}
+
 struct P {
 	int x, y;
 };
@@ -78,7 +86,7 @@ int main() {
 	int arr[2] = {1, 2};
 	P p{1, 2};
 	return notArray(1L) + sum(1, 2L) + deref(arr) + neg(p) + cond(p) + cast(3) +
-	       sizeof(shift(Int<5>{})) + (call(Fn<&f>{}), 0) + small(2) + small('c') + big(3L) + Box<int>().get() +
+	       sizeof(shift(Int<5>{})) + (call(Fn<&f>{}), 0) + small(2) + small('c') + big(3L) + user<int>() + Box<int>().get() +
 	       apply([](auto x) { return int(x); }) + apply([]<Small T>(T x) { return int(x); });
 }
 void f() {}
