@@ -600,7 +600,9 @@ func (r *Reader) header(i int) (int, error) {
 				return i, err
 			}
 			i = j
-			if len(name) == 0 {
+			// apitrace reads the name as a C string: a name starting
+			// with NUL ends the list as an empty one does.
+			if len(name) == 0 || name[0] == 0 {
 				break
 			}
 			if len(h.Properties) >= r.maxCount {
