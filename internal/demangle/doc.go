@@ -78,7 +78,9 @@
 //   - manglings LLVM 14 does not read: _BitInt(N), "operator co_await",
 //     template arguments declared with their parameter ("TnN...E", which
 //     clang 17 on writes in libstdc++'s constructors) or with a concept
-//     ("Tk"), explicit object parameters ("NH": "S::f(this S)"),
+//     ("Tk"), explicit object parameters ("NH": "S::f(this S)"), C++20
+//     modules ("W": "Thing@mymod::get() const", "initializer for module
+//     mymod"),
 //     requires-clauses ("Q", printed after a function's or a lambda's
 //     parameters, not in template arguments), printed with LLVM 19's
 //     quirks ("std::_Index_tuple<...>" for an empty pack so declared, a
@@ -90,9 +92,6 @@
 // them, as clang's generic lambdas in a function do
 // ("_ZZ4mainENK3$_0clIiEEDaT_"; LLVM 14 prints
 // "auto main::$_0::operator()<int>(int) const"); LLVM19 does the same.
-//
-// Known difference: C++20 module names ("W"), which LLVM 19 reads and no
-// library here holds, are refused, as LLVM 14 refuses them.
 //
 // Measured on the 128,508 dynamic C++ symbols of a Debian machine's 454
 // libraries, libstdc++ and libLLVM-19 among them, and on 30,372 symbols of

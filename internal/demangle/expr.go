@@ -881,7 +881,11 @@ func (p *parser) unresolvedType() *node {
 		p.subs = append(p.subs, d)
 		return d
 	}
-	return p.substitution()
+	s := p.substitution()
+	if s != nil && s.kind == kModuleName {
+		return nil
+	}
+	return s
 }
 
 func (p *parser) baseUnresolvedName() *node {

@@ -85,6 +85,8 @@ const (
 	kBitInt
 	kConstrainedTPDecl
 	kExplicitObject
+	kModuleName
+	kModuleEntity
 )
 
 // cache is a three-way answer to "does this node have a right part /
@@ -427,6 +429,8 @@ func (p *printer) baseName(n *node) string {
 				return ""
 			}
 			n = n.a
+		case kModuleEntity:
+			n = n.a
 		case kSpecialSub:
 			return specialSubBaseNames[n.n]
 		case kExpandedSpecialSub:
@@ -644,6 +648,21 @@ func (p *printer) left(n *node) {
 	case kExplicitObject:
 		p.str("this ")
 		p.print(n.a)
+	case kModuleName:
+		if n.a != nil {
+			p.print(n.a)
+		}
+		switch {
+		case n.flag:
+			p.str(":")
+		case n.a != nil:
+			p.str(".")
+		}
+		p.print(n.b)
+	case kModuleEntity:
+		p.print(n.a)
+		p.str("@")
+		p.print(n.b)
 	case kTemplateTPDecl:
 		p.str("template<")
 		p.list(n.list)

@@ -38,6 +38,9 @@ type parser struct {
 	llvm19 bool
 	// inConstraint is set (with llvm19) inside a requires-clause.
 	inConstraint bool
+	// module is a module name read as a substitution in a nested name,
+	// to which the next unqualified name is attached (with llvm19).
+	module *node
 	// noPush keeps the next invented template parameter out of the
 	// innermost parameter list (LLVM passes that declaration no list).
 	noPush bool
@@ -58,6 +61,7 @@ func (p *parser) reset(s string) {
 	p.depth = 0
 	p.bad = false
 	p.inConstraint = false
+	p.module = nil
 	p.names = p.names[:0]
 	p.subs = p.subs[:0]
 	// Nested encodings continue these lists past their ends and drop what
@@ -532,6 +536,15 @@ func (p *parser) specialName() *node {
 			if n := p.parseName(nil); n != nil {
 				return p.special("guard variable for ", n)
 			}
+		case 'I':
+			// A C++20 module's initializer (LLVM 15 on): "GI W mod".
+			if !p.llvm19 {
+				return nil
+			}
+			p.pos += 2
+			if mod, ok := p.moduleName(nil); ok && mod != nil {
+				return p.special("initializer for module ", mod)
+			}
 		case 'R':
 			p.pos += 2
 			n := p.parseName(nil)
@@ -589,6 +602,11 @@ func (p *parser) parseName(st *nameState) *node {
 	}
 	if p.look(0) == 'S' && p.look(1) != 't' {
 		s := p.substitution()
+		if s != nil && s.kind == kModuleName {
+			// The module of the unscoped name that follows.
+			p.module = s
+			return p.unscopedRest(st)
+		}
 		if s == nil || p.look(0) != 'I' {
 			return nil
 		}
@@ -601,6 +619,12 @@ func (p *parser) parseName(st *nameState) *node {
 		}
 		return p.nameWithArgs(s, ta)
 	}
+	return p.unscopedRest(st)
+}
+
+// unscopedRest reads an unscoped name and the template arguments that may
+// follow it.
+func (p *parser) unscopedRest(st *nameState) *node {
 	n := p.unscopedName(st)
 	if n == nil {
 		return nil
@@ -709,6 +733,17 @@ func (p *parser) unscopedName(st *nameState) *node {
 }
 
 func (p *parser) unqualifiedName(st *nameState) *node {
+	// A C++20 module the name is attached to ("W mod", "WP part"), which
+	// LLVM 15 on read and print "f@mod"; each module name is a
+	// substitution.
+	mod := p.module
+	p.module = nil
+	if p.llvm19 {
+		var ok bool
+		if mod, ok = p.moduleName(mod); !ok {
+			return nil
+		}
+	}
 	var r *node
 	c := p.look(0)
 	switch {
@@ -733,10 +768,29 @@ func (p *parser) unqualifiedName(st *nameState) *node {
 	default:
 		r = p.operatorName(st)
 	}
+	if r != nil && mod != nil {
+		r = p.node2(kModuleEntity, r, mod)
+	}
 	if r != nil {
 		r = p.abiTags(r)
 	}
 	return r
+}
+
+// moduleName reads the module names ("W mod", "WP part") that extend mod,
+// each a substitution; it reports false on a malformed one.
+func (p *parser) moduleName(mod *node) (*node, bool) {
+	for p.consume('W') {
+		part := p.consume('P')
+		sub := p.sourceName()
+		if sub == nil {
+			return nil, false
+		}
+		mod = p.node2(kModuleName, mod, sub)
+		mod.flag = part
+		p.subs = append(p.subs, mod)
+	}
+	return mod, true
 }
 
 func (p *parser) abiTags(n *node) *node {
@@ -993,6 +1047,14 @@ func (p *parser) nestedName(st *nameState) *node {
 			}
 			continue
 		}
+		if p.module != nil {
+			// Only an unqualified name may follow a module.
+			if !push(p.unqualifiedName(st)) {
+				return nil
+			}
+			p.subs = append(p.subs, soFar)
+			continue
+		}
 		c := p.look(0)
 		switch {
 		case c == 'T':
@@ -1017,6 +1079,14 @@ func (p *parser) nestedName(st *nameState) *node {
 			p.subs = append(p.subs, soFar)
 		case c == 'S' && p.look(1) != 't':
 			s := p.substitution()
+			if s != nil && s.kind == kModuleName {
+				// The module of the next name (LLVM 15 on).
+				if p.module != nil {
+					return nil
+				}
+				p.module = s
+				continue
+			}
 			if !push(s) {
 				return nil
 			}
@@ -1042,7 +1112,7 @@ func (p *parser) nestedName(st *nameState) *node {
 			p.subs = append(p.subs, soFar)
 		}
 	}
-	if soFar == nil || len(p.subs) == 0 {
+	if soFar == nil || len(p.subs) == 0 || p.module != nil {
 		return nil
 	}
 	p.subs = p.subs[:len(p.subs)-1]
@@ -1710,6 +1780,22 @@ func (p *parser) typBody() *node {
 			r = p.substitution()
 			if r == nil {
 				return nil
+			}
+			if r.kind == kModuleName {
+				// A class of that module: a new type (LLVM 15 on).
+				p.module = r
+				if r = p.unqualifiedName(nil); r == nil {
+					return nil
+				}
+				if p.tryTemplateArgs && p.look(0) == 'I' {
+					p.subs = append(p.subs, r)
+					ta := p.templateArgs(false)
+					if ta == nil {
+						return nil
+					}
+					r = p.nameWithArgs(r, ta)
+				}
+				break
 			}
 			if p.tryTemplateArgs && p.look(0) == 'I' {
 				ta := p.templateArgs(false)
