@@ -80,9 +80,8 @@
 //     clang 17 on writes in libstdc++'s constructors) or with a concept
 //     ("Tk"), explicit object parameters ("NH": "S::f(this S)"), C++20
 //     modules ("W": "Thing@mymod::get() const", "initializer for module
-//     mymod"),
-//     requires-clauses ("Q", printed after a function's or a lambda's
-//     parameters, not in template arguments), printed with LLVM 19's
+//     mymod"), requires-clauses ("Q", printed after a function's or a
+//     lambda's parameters, not in template arguments), printed with LLVM 19's
 //     quirks ("std::_Index_tuple<...>" for an empty pack so declared, a
 //     template parameter in a requires-clause as mangled: "requires
 //     C<T>"); LLVM 19 in turn refuses a function named "operator->*".
