@@ -104,6 +104,10 @@ type region struct {
 }
 
 type gState struct {
+	// id is the goroutine's ID while the state is in the ordering's
+	// index, noID once it leaves (destroyed, reset): a thread's cached
+	// state is used only while its id is the thread's goroutine.
+	id          GoID
 	status      uint64 // a wire status (goRunnable…)
 	seqGen, seq uint64
 	regions     []region
@@ -119,7 +123,14 @@ type pState struct {
 type mState struct {
 	g GoID
 	p ProcID
+	// gs caches the state of the goroutine last started here, so that
+	// its stop or block needs no lookup; it is g's only while gs.id == g.
+	gs *gState
 }
+
+// noID marks a goroutine state out of the index: the cache is asked only
+// for a thread that has a goroutine, never NoGoroutine.
+const noID = NoGoroutine
 
 type taskState struct {
 	name   string
@@ -148,7 +159,10 @@ func (o *ordering) reset(v gotraceraw.Version) {
 		o.ms = make(map[ThreadID]*mState)
 		o.tasks = make(map[TaskID]taskState)
 	}
-	o.gs.each(func(_ int64, s *gState) { o.free = append(o.free, s) })
+	o.gs.each(func(_ int64, s *gState) {
+		s.id = noID
+		o.free = append(o.free, s)
+	})
 	o.gs.clear()
 	o.ps.clear()
 	clear(o.ms)
@@ -157,7 +171,7 @@ func (o *ordering) reset(v gotraceraw.Version) {
 	o.q.reset()
 }
 
-func (o *ordering) newG(status, gen uint64) *gState {
+func (o *ordering) newG(id GoID, status, gen uint64) *gState {
 	var s *gState
 	if n := len(o.free); n > 0 {
 		s = o.free[n-1]
@@ -166,12 +180,13 @@ func (o *ordering) newG(status, gen uint64) *gState {
 	} else {
 		s = new(gState)
 	}
-	s.status, s.seqGen, s.seq = status, gen, 0
+	s.id, s.status, s.seqGen, s.seq = id, status, gen, 0
 	return s
 }
 
 func (o *ordering) deleteG(id GoID) {
 	if s := o.gs.del(int64(id)); s != nil {
+		s.id = noID
 		o.free = append(o.free, s)
 	}
 }
@@ -304,14 +319,23 @@ func (o *ordering) advance(ev *raw, tab *tables, m ThreadID, gen uint64, msp **m
 		}
 		s.status, s.seqGen, s.seq = goRunning, gen, ev.args[1]
 		g = GoID(ev.args[0])
+		if ms != nil {
+			ms.gs = s
+		}
 	// ...stops, blocks or ends...
 	case gotraceraw.EvGoDestroy, gotraceraw.EvGoStop, gotraceraw.EvGoBlock:
 		if err := checkUserGo(c); err != nil {
 			return false, err
 		}
-		s, err := o.running(ev, c, goRunning)
-		if err != nil {
-			return false, err
+		// The goroutine is most often the one last started here.
+		var s *gState
+		if ms != nil && ms.gs != nil && ms.gs.id == c.g && ms.gs.status == goRunning {
+			s = ms.gs
+		} else {
+			var err error
+			if s, err = o.running(ev, c, goRunning); err != nil {
+				return false, err
+			}
 		}
 		switch ev.typ {
 		case gotraceraw.EvGoDestroy:
@@ -556,7 +580,7 @@ func (o *ordering) goStatus(ev *raw, tab *tables, gen uint64, c schedCtx) (sched
 		}
 		s.seqGen, s.seq = gen, 0
 	} else if gen == o.initialGen {
-		o.gs.set(int64(gid), o.newG(status, gen))
+		o.gs.set(int64(gid), o.newG(gid, status, gen))
 		old = GoUndetermined
 	} else {
 		return c, false, wrapf(ErrState, "found goroutine status for new goroutine after the first generation: id=%v status=%v", gid, goStatusName(status))
@@ -610,7 +634,7 @@ func (o *ordering) goCreate(ev *raw, tab *tables, gen uint64, c schedCtx) (sched
 	if ev.typ == gotraceraw.EvGoCreateBlocked {
 		status = goWaiting
 	}
-	o.gs.set(int64(id), o.newG(status, gen))
+	o.gs.set(int64(id), o.newG(id, status, gen))
 	o.push(ev, tab, c)
 	return c, true, nil
 }
@@ -746,7 +770,7 @@ func (o *ordering) goCreateSyscall(ev *raw, tab *tables, gen uint64, c schedCtx)
 	if o.gs.get(int64(id)) != nil {
 		return c, false, wrapf(ErrState, "tried to create goroutine (%v) in syscall that already exists", id)
 	}
-	o.gs.set(int64(id), o.newG(goSyscall, gen))
+	o.gs.set(int64(id), o.newG(id, goSyscall, gen))
 	next := c
 	next.g = id
 	o.push(ev, tab, c)
