@@ -380,7 +380,7 @@ func (g *generation) addSync(data []byte, off int64, m, base uint64, v gotracera
 			}
 			// Nanoseconds per tick, computed as Go's parser does, so
 			// that every time rounds the same.
-			t.freq = 1.0 / (float64(f) / 1e9)
+			t.setFreq(1.0 / (float64(f) / 1e9))
 			g.freqSet = t.freq != 0
 		case typ == gotraceraw.EvClockSnapshot && v >= gotraceraw.Go125:
 			if t.hasClock {

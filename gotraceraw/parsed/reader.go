@@ -664,7 +664,13 @@ func (c *cursor) next(g *generation) (bool, error) {
 			args[i], p = v, n
 		}
 		c.ev.typ = gotraceraw.EventType(data[0])
-		c.ev.time = g.tab.ns(dt) + c.lastTs
+		// A short delta in integers when the tick is whole nanoseconds:
+		// the float conversions cost more than the multiply.
+		if w := g.tab.whole; w != 0 {
+			c.ev.time = Time(dt)*w + c.lastTs
+		} else {
+			c.ev.time = g.tab.ns(dt) + c.lastTs
+		}
 		c.lastTs = c.ev.time
 		c.data, c.base = data[p:], c.base+int64(p)
 		return true, nil

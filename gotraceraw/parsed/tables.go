@@ -196,8 +196,12 @@ func (t *idTable[T]) build(ids []uint64, vals []T) {
 // clock and experimental batches. A Reader makes new tables for every
 // generation and never changes them after, so events may share them.
 type tables struct {
-	gen      uint64
-	freq     float64 // nanoseconds per tick
+	gen  uint64
+	freq float64 // nanoseconds per tick
+	// whole is freq when it is a whole number up to 2^31 (64 in Go's
+	// traces on Linux), else 0: a delta under 2^21 times it is then below
+	// 2^53, where float64 is exact, so integers give what ns gives.
+	whole    Time
 	strs     idTable[string]
 	stacks   idTable[[]Frame]
 	hasClock bool
@@ -207,3 +211,11 @@ type tables struct {
 
 // ns converts ticks to nanoseconds as Go's parser does, in float64.
 func (t *tables) ns(ticks uint64) Time { return Time(float64(ticks) * t.freq) }
+
+// setFreq sets the generation's nanoseconds per tick.
+func (t *tables) setFreq(f float64) {
+	t.freq, t.whole = f, 0
+	if f >= 1 && f <= 1<<31 && f == math.Trunc(f) {
+		t.whole = Time(f)
+	}
+}
