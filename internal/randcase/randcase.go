@@ -200,7 +200,9 @@ var (
 func (r *Rules) Refused(err error) {
 	msg := digitRun.ReplaceAllString(quoted.ReplaceAllString(err.Error(), `"…"`), "#")
 	if len(msg) > 100 {
-		msg = msg[:100]
+		// cut at 100 bytes, dropping a character split there, so the log
+		// stays valid UTF-8 (the ellipsis above is 3 bytes)
+		msg = strings.ToValidUTF8(msg[:100], "")
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()

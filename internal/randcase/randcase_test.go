@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestSource(t *testing.T) {
@@ -108,10 +109,15 @@ func TestRules(t *testing.T) {
 	var r Rules
 	r.Refused(errors.New(`pkg: offset 12: name "abc" at 0x1f`))
 	r.Refused(errors.New(`pkg: offset 907: name "a\"z" at 0x20`))
-	r.Refused(errors.New(strings.Repeat("é", 80)))
+	r.Refused(errors.New("x" + strings.Repeat("é", 80))) // byte 100 is inside an é
 	r.Checked()
 	if len(r.m) != 2 || r.m[`pkg: offset #: name "…" at #`] != 2 || r.ok != 1 {
 		t.Errorf("Rules counted %v and %d checked", r.m, r.ok)
+	}
+	for k := range r.m {
+		if !utf8.ValidString(k) {
+			t.Errorf("Rules keeps %q, cut inside a character", k)
+		}
 	}
 }
 
