@@ -236,10 +236,6 @@ func repCode(r *[3]uint32, off uint32, ll int) uint32 {
 	return off + 3
 }
 
-func fmtErr(sentinel error, format string, args ...any) error {
-	return fmt.Errorf("%w: "+format, append([]any{sentinel}, args...)...)
-}
-
 // Literals section (RFC 8878 3.1.1.3.1).
 
 // appendLiterals appends the block's literals: raw, RLE, or Huffman-coded

@@ -68,7 +68,7 @@ func init() {
 
 func levelParams(level int) (params, error) {
 	if level < MinLevel || level > MaxLevel {
-		return params{}, fmtErr(ErrInvalid, "level %d outside %d..%d", level, MinLevel, MaxLevel)
+		return params{}, wrapf(ErrInvalid, "level %d outside %d..%d", level, MinLevel, MaxLevel)
 	}
 	return levels[level], nil
 }

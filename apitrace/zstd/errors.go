@@ -63,5 +63,10 @@ func formatErr(off int64, sentinel error, format string, args ...any) error {
 	if format == "" {
 		return &FormatError{Offset: off, Err: sentinel}
 	}
-	return &FormatError{Offset: off, Err: fmt.Errorf("%w: "+format, append([]any{sentinel}, args...)...)}
+	return &FormatError{Offset: off, Err: wrapf(sentinel, format, args...)}
+}
+
+// wrapf wraps sentinel with a formatted detail, for errors.Is.
+func wrapf(sentinel error, format string, args ...any) error {
+	return fmt.Errorf("%w: "+format, append([]any{sentinel}, args...)...)
 }

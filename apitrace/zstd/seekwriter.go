@@ -93,7 +93,7 @@ func (s *SeekableWriter) frameSize() (int, error) {
 	case s.FrameSize == 0:
 		return DefaultFrameSize, nil
 	case s.FrameSize < 0 || s.FrameSize > MaxFrameSize:
-		return 0, fmtErr(ErrInvalid, "frame size %d outside 1..%d", s.FrameSize, MaxFrameSize)
+		return 0, wrapf(ErrInvalid, "frame size %d outside 1..%d", s.FrameSize, MaxFrameSize)
 	}
 	return s.FrameSize, nil
 }
@@ -186,7 +186,7 @@ func (s *SeekableWriter) frame(p []byte) error {
 	if uint64(len(s.out)) > math.MaxUint32 || s.frames == 1<<27 {
 		// The seek table's fields cannot hold it (the format allows
 		// 1<<27 frames).
-		s.err = fmtErr(ErrInvalid, "frame %d does not fit the seek table", s.frames)
+		s.err = wrapf(ErrInvalid, "frame %d does not fit the seek table", s.frames)
 		return s.err
 	}
 	if _, err := s.w.Write(s.out); err != nil {
