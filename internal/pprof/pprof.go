@@ -211,16 +211,7 @@ func (e *Encoder) Sample(locs []uint64, values []int64, labels ...Label) error {
 		return e.err
 	}
 	s := appendPacked(e.scr[:0], 1, locs)
-	n := 0
-	for _, v := range values {
-		n += varint.Len(uint64(v))
-	}
-	if len(values) > 0 {
-		s = varint.Append(append(s, 2<<3|wireBytes), uint64(n))
-		for _, v := range values {
-			s = varint.Append(s, uint64(v))
-		}
-	}
+	s = appendPacked(s, 2, values)
 	for _, l := range labels {
 		var lb [2 * (1 + varint.MaxLen)]byte
 		s = appendBytes(s, 3, appendInt(appendInt(lb[:0], 1, e.String(l.Key)), 2, e.String(l.Value)))
@@ -304,18 +295,18 @@ func appendBytes(b []byte, field int, s []byte) []byte {
 }
 
 // appendPacked appends a packed repeated varint field, nothing when
-// empty.
-func appendPacked(b []byte, field int, vs []uint64) []byte {
+// empty; an int64 is its two's complement, as appendInt writes it.
+func appendPacked[T uint64 | int64](b []byte, field int, vs []T) []byte {
 	if len(vs) == 0 {
 		return b
 	}
 	n := 0
 	for _, v := range vs {
-		n += varint.Len(v)
+		n += varint.Len(uint64(v))
 	}
 	b = varint.Append(varint.Append(b, uint64(field)<<3|wireBytes), uint64(n))
 	for _, v := range vs {
-		b = varint.Append(b, v)
+		b = varint.Append(b, uint64(v))
 	}
 	return b
 }

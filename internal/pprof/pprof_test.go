@@ -24,6 +24,8 @@ func TestFieldEncoding(t *testing.T) {
 		{"zero left out", appendUint(nil, 1, 0), nil},
 		{"string", appendBytes(nil, 2, []byte("testing")), []byte{0x12, 0x07, 't', 'e', 's', 't', 'i', 'n', 'g'}},
 		{"negative int", appendInt(nil, 1, -1), []byte{0x08, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01}},
+		{"packed negative", appendPacked(nil, 2, []int64{-1, 1}), []byte{0x12, 0x0b, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01, 0x01}},
+		{"packed empty", appendPacked[uint64](nil, 1, nil), nil},
 	} {
 		if !bytes.Equal(c.got, c.want) {
 			t.Errorf("%s: got % x, want % x", c.name, c.got, c.want)
