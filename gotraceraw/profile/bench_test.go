@@ -14,7 +14,7 @@ import (
 func benchTrace(b *testing.B) []byte {
 	path := os.Getenv("PROFILE_BENCH_TRACE")
 	if path == "" {
-		path = "../testdata/gcstress.trace"
+		path = "../testdata/go125-allocfree.trace"
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
