@@ -11,7 +11,7 @@ import (
 )
 
 // benchInputs returns the binary traces to measure: committed fixtures,
-// and the large trace named by $GOTRACERAW_LARGE (bench/gotraceraw/record.sh
+// and the large trace named by $GOTRACERAW_LARGE (bench/gotraceraw/largeprog
 // records one) when set.
 func benchInputs(b *testing.B) map[string][]byte {
 	in := map[string][]byte{}
@@ -19,11 +19,7 @@ func benchInputs(b *testing.B) map[string][]byte {
 		in[name] = testutil.ReadFile(b, filepath.Join("testdata", name+".trace"))
 	}
 	if p := os.Getenv("GOTRACERAW_LARGE"); p != "" {
-		data, err := os.ReadFile(p)
-		if err != nil {
-			b.Fatal(err)
-		}
-		in["large"] = data
+		in["large"] = testutil.ReadFile(b, p)
 	}
 	return in
 }
