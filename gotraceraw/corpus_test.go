@@ -2,35 +2,13 @@ package gotraceraw
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/tracefmt/tracefmt/internal/testutil"
 )
-
-var goroot struct {
-	once sync.Once
-	dir  string
-	err  error
-}
-
-// goRoot returns $(go env GOROOT) of the go command on PATH.
-func goRoot(t testing.TB) string {
-	t.Helper()
-	gocmd := testutil.Tool(t, "go")
-	goroot.once.Do(func() {
-		out, err := exec.Command(gocmd, "env", "GOROOT").Output()
-		goroot.dir, goroot.err = strings.TrimSpace(string(out)), err
-	})
-	if goroot.err != nil {
-		t.Fatalf("go env GOROOT: %v", goroot.err)
-	}
-	return goroot.dir
-}
 
 // goMinor returns the minor version of the go command on PATH (26 for
 // go1.26.8): the toolchain the tests run with.
@@ -41,7 +19,7 @@ func goMinor(t testing.TB) int { return testutil.GoMinor(t) }
 // → wire → text byte for byte, and its wire form reads back to the events
 // of the text.
 func TestGoCorpus(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join(goRoot(t), "src", "internal", "trace", "testdata", "tests", "*.test"))
+	files, err := filepath.Glob(filepath.Join(testutil.GoRoot(t), "src", "internal", "trace", "testdata", "tests", "*.test"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no Go trace tests in GOROOT: %v", err)
 	}
@@ -76,7 +54,7 @@ func TestGoCorpus(t *testing.T) {
 		})
 	}
 	// cmd/trace's own test input is a plain text trace of Go 1.22.
-	text, err := os.ReadFile(filepath.Join(goRoot(t), "src", "cmd", "trace", "testdata", "go122.test"))
+	text, err := os.ReadFile(filepath.Join(testutil.GoRoot(t), "src", "cmd", "trace", "testdata", "go122.test"))
 	if err != nil {
 		t.Skipf("no cmd/trace test trace: %v", err)
 	}
@@ -94,7 +72,7 @@ func TestGoCorpus(t *testing.T) {
 // goFuzzSeeds returns the inputs of Go's own raw-trace fuzz corpus,
 // $GOROOT/src/internal/trace/testdata/fuzz/FuzzReader, when present.
 func goFuzzSeeds(t testing.TB) [][]byte {
-	files, _ := filepath.Glob(filepath.Join(goRoot(t), "src", "internal", "trace", "testdata", "fuzz", "FuzzReader", "*"))
+	files, _ := filepath.Glob(filepath.Join(testutil.GoRoot(t), "src", "internal", "trace", "testdata", "fuzz", "FuzzReader", "*"))
 	var seeds [][]byte
 	for _, f := range files {
 		data, err := os.ReadFile(f)

@@ -32,7 +32,7 @@ func textSeeds(f *testing.F) {
 		data := testutil.ReadFile(f, p)
 		f.Add(data[:min(len(data), 8<<10)])
 	}
-	tests, _ := filepath.Glob(filepath.Join(goRoot(f), "src", "internal", "trace", "testdata", "tests", "*.test"))
+	tests, _ := filepath.Glob(filepath.Join(testutil.GoRoot(f), "src", "internal", "trace", "testdata", "tests", "*.test"))
 	for _, p := range tests {
 		archive, err := os.ReadFile(p)
 		if err != nil {

@@ -82,7 +82,7 @@ func TestHeader(t *testing.T) {
 // version.
 func TestV1(t *testing.T) {
 	// Go 1.23 kept them under oldtrace, Go 1.24 on under tracev1.
-	files, _ := filepath.Glob(filepath.Join(goRoot(t), "src", "internal", "trace", "internal", "*", "testdata", "*_good"))
+	files, _ := filepath.Glob(filepath.Join(testutil.GoRoot(t), "src", "internal", "trace", "internal", "*", "testdata", "*_good"))
 	if len(files) == 0 {
 		t.Skip("no v1 traces in GOROOT")
 	}

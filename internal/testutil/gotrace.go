@@ -83,6 +83,28 @@ func RecordGoTrace(t testing.TB, toolchain, dir string, env []string, args ...st
 	return out
 }
 
+var goRoot struct {
+	once sync.Once
+	dir  string
+	err  error
+}
+
+// GoRoot returns $(go env GOROOT) of the go command on PATH, where Go's
+// own trace tests and corpus are, skipping the test when there is none
+// (failing under CI).
+func GoRoot(t testing.TB) string {
+	t.Helper()
+	gocmd := Tool(t, "go")
+	goRoot.once.Do(func() {
+		out, err := exec.Command(gocmd, "env", "GOROOT").Output()
+		goRoot.dir, goRoot.err = strings.TrimSpace(string(out)), err
+	})
+	if goRoot.err != nil {
+		t.Fatalf("go env GOROOT: %v", goRoot.err)
+	}
+	return goRoot.dir
+}
+
 var goMinor struct {
 	once sync.Once
 	n    int
