@@ -260,8 +260,8 @@ func TestShape(t *testing.T) {
 			switch exc := exceptions[p.name][c.row]; {
 			case exc && len(bad) == 0:
 				t.Errorf("%s: %s: listed as an exception but follows the row: take it out of the table and the test", p.name, c.row)
-			case exc && !strings.Contains(row, "`"+p.name+"`"):
-				t.Errorf("%s: %s: an exception the README's row does not name (and say why)", p.name, c.row)
+			case exc && !strings.Contains(lastCell(row), "`"+p.name+"`"):
+				t.Errorf("%s: %s: an exception the last column of the README's row does not name (and say why)", p.name, c.row)
 			case !exc && len(bad) > 0:
 				t.Errorf("%s: %s: %s", p.name, c.row, strings.Join(bad, "; "))
 			}
@@ -283,6 +283,14 @@ func tableRows(readme string) map[string]string {
 		rows[strings.TrimPrefix(cells[0], "| ")] = l
 	}
 	return rows
+}
+
+// lastCell is a table row's last cell, where the README names the
+// packages that differ from the row: a name elsewhere in the row (the
+// decision's own text names packages too) is no exception.
+func lastCell(row string) string {
+	row = strings.TrimSuffix(strings.TrimSpace(row), "|")
+	return row[strings.LastIndex(row, " | ")+len(" | "):]
 }
 
 // sigText is a function type without its parameter names, which the rows
@@ -308,4 +316,15 @@ func sigText(sig *types.Signature) string {
 		s += " (" + list(r) + ")"
 	}
 	return s
+}
+
+func TestLastCell(t *testing.T) {
+	for row, want := range map[string]string{
+		"| a ✓ | `cbf` is like the rest | `gotraceraw`: why |": "`gotraceraw`: why",
+		"| a ✓ | `cbf` is like the rest | |":                   "",
+	} {
+		if got := strings.TrimSpace(lastCell(row)); got != want {
+			t.Errorf("lastCell(%q) = %q, want %q", row, got, want)
+		}
+	}
 }
