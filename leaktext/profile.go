@@ -157,8 +157,9 @@ func (p *Profile) closeRun() {
 
 // WriteProfile writes the leaks found so far as a gzip-compressed
 // profile.proto: sample types inuse_objects (count) and inuse_space
-// (bytes, the default; for resource types other than memory, their own
-// size unit), one sample per backtrace and resource type.
+// (the default), one sample per backtrace and resource type. inuse_space
+// sums the sizes the report gives, which pprof labels bytes whatever the
+// resource type: a report does not say the unit of its other types' sizes.
 func (p *Profile) WriteProfile(w io.Writer) error {
 	if w == nil || p == nil {
 		return ErrNotOpen
