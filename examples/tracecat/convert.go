@@ -22,13 +22,12 @@ import (
 )
 
 // converter is what tracecat can make of one format besides a summary.
-// A nil function means the format has no such picture; the matching
-// reason says why, for the error message.
+// Every format has a pprof profile; a nil timeline means the format has
+// none, and noTime says why, for the error message.
 type converter struct {
 	// pprof writes a pprof profile of r to w; profile is -profile's
 	// value ("" when not given).
 	pprof    func(w io.Writer, r io.Reader, profile string) error
-	noPprof  string
 	timeline func(w io.Writer, r io.Reader) error
 	noTime   string
 }
@@ -86,9 +85,6 @@ func convertOne(r io.Reader, forced *format, pprofOut, profile, timelineOut stri
 			return fmt.Errorf("no timeline from %s: %s", f.noun, c.noTime)
 		}
 		return writeFile(timelineOut, func(w io.Writer) error { return c.timeline(w, br) })
-	}
-	if c.pprof == nil {
-		return fmt.Errorf("no pprof profile from %s: %s", f.noun, c.noPprof)
 	}
 	return writeFile(pprofOut, func(w io.Writer) error { return c.pprof(w, br, profile) })
 }

@@ -301,3 +301,19 @@ func TestCut(t *testing.T) {
 		}
 	}
 }
+
+// TestConvertersComplete checks what convertOne relies on: every format
+// has a profile, and one without a timeline says why.
+func TestConvertersComplete(t *testing.T) {
+	for _, f := range formats {
+		c, ok := converters[f.name]
+		switch {
+		case !ok:
+			t.Errorf("%s: no converter", f.name)
+		case c.pprof == nil:
+			t.Errorf("%s: no pprof profile", f.name)
+		case c.timeline == nil && c.noTime == "":
+			t.Errorf("%s: no timeline and no reason", f.name)
+		}
+	}
+}
