@@ -8,14 +8,14 @@
 // apitrace's --calls syntax ("0-100,200-/2,*/frame", "@file"), numbered as
 // in IN. A call is kept when both say so.
 //
-// OUT is written in IN's container (snappy or gzip; snappy, apitrace's own,
-// for a container the package cannot write, with a note on stderr) with
-// IN's header. The
-// kept calls are numbered from 0 in the order `apitrace dump IN` prints
-// them, so that `apitrace dump OUT` prints exactly the kept calls, in the
-// same order, none of them incomplete that was complete in IN. Each call is
-// written whole (its enter event with every argument, its leave event
-// with the return value) at the place apitrace prints it.
+// OUT is written in IN's container (snappy, gzip or zstd, zstd as
+// seekable zstd; snappy, apitrace's own, for Brotli, which the package
+// cannot write, with a note on stderr) with IN's header. The kept calls
+// are numbered from 0 in the order `apitrace dump IN` prints them, so that
+// `apitrace dump OUT` prints exactly the kept calls, in the same order,
+// none of them incomplete that was complete in IN. Each call is written
+// whole (its enter event with every argument, its leave event with the
+// return value) at the place apitrace prints it.
 //
 // An IN whose stream ends where an event ends but whose container lacks
 // its own end (a gzip trace without its trailer, as a traced program
@@ -131,7 +131,7 @@ func copyCalls(in, out string, f *filter, stderr io.Writer) error {
 	}
 	bw := bufio.NewWriterSize(dst, 1<<20)
 	h := cr.Header()
-	if h.Container != apitrace.Snappy && h.Container != apitrace.Gzip {
+	if h.Container == apitrace.Brotli {
 		fmt.Fprintf(stderr, "apitracefilter: %s: written as snappy (%v is read, not written)\n", out, h.Container)
 		h.Container = apitrace.Snappy
 	}

@@ -195,3 +195,68 @@ func TestCutInput(t *testing.T) {
 		}
 	}
 }
+
+// TestZstdStaysZstd filters a zstd trace: OUT is zstd too, and holds the
+// calls that filtering the same trace in snappy keeps.
+func TestZstdStaysZstd(t *testing.T) {
+	dir := t.TempDir()
+	snappyIn := filepath.Join(testutil.ModuleRoot(t), "apitrace", "testdata", "glxinfo-brief.trace")
+	r, err := apitrace.NewReader(bytes.NewReader(testutil.ReadFile(t, snappyIn)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := r.Header()
+	h.Container = apitrace.ZstdSeekable
+	var zbuf bytes.Buffer
+	w, err := apitrace.NewWriter(&zbuf, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for ev, err := range r.All() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Write(ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	zstdIn := filepath.Join(dir, "in.zst.trace")
+	if err := os.WriteFile(zstdIn, zbuf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	calls := func(in string) (apitrace.Container, []string) {
+		out := in + ".out"
+		if errs, code := runCmd("-calls", "0-30/2", in, out); code != 0 || errs != "" {
+			t.Fatalf("%s: exit %d, %q", in, code, errs)
+		}
+		data := testutil.ReadFile(t, out)
+		c, _ := apitrace.Detect(data)
+		cr, err := apitrace.NewCallReader(bytes.NewReader(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for call, err := range cr.All() {
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, fmt.Sprintf("%d %s %d", call.No, call.Name(), len(call.Args)))
+		}
+		return c, got
+	}
+	snappyCopy := filepath.Join(dir, "in.trace")
+	if err := os.WriteFile(snappyCopy, testutil.ReadFile(t, snappyIn), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sc, want := calls(snappyCopy)
+	zc, got := calls(zstdIn)
+	if sc != apitrace.Snappy || (zc != apitrace.Zstd && zc != apitrace.ZstdSeekable) {
+		t.Errorf("containers %v from snappy, %v from zstd", sc, zc)
+	}
+	if len(want) != 16 || strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("from zstd:\n%s\nfrom snappy (%d calls, want 16):\n%s", strings.Join(got, "\n"), len(want), strings.Join(want, "\n"))
+	}
+}
