@@ -289,7 +289,7 @@ func filter(in, out string, o *options) (string, error) {
 		return out, err
 	}
 	if !o.noValidate {
-		w.Validate = newValidator(r.Header().Version)
+		w.Validate = parsed.NewValidator(r.Header().Version)
 	}
 	var (
 		readErr    error
