@@ -447,22 +447,13 @@ func formatterHeader(line []byte) bool {
 	if !ok {
 		return false
 	}
-	major := digits(rest)
+	_, major, _, _ := scanDec(rest)
 	if major == 0 || major == len(rest) || rest[major] != '.' {
 		return false
 	}
 	rest = rest[major+1:]
-	minor := digits(rest)
+	_, minor, _, _ := scanDec(rest)
 	return minor > 0 && (minor == len(rest) || rest[minor] == ',')
-}
-
-// digits returns how many decimal digits b starts with.
-func digits(b []byte) int {
-	n := 0
-	for n < len(b) && b[n] >= '0' && b[n] <= '9' {
-		n++
-	}
-	return n
 }
 
 // parseHeader parses the "key=value, " pairs of the first line.
