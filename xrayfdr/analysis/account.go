@@ -331,21 +331,22 @@ func (a *Account) WriteText(w io.Writer, m *instrmap.Map, f AccountFormat) error
 	fmt.Fprintf(bw, "Functions with latencies: %d\n", len(a.funcs))
 	bw.WriteString("   funcid      count [      min,       med,       90p,       99p,       max]       sum  function    \n")
 	b := make([]byte, 0, 256)
+	var num [32]byte // each figure's digits before padding, without an allocation
 	for i := range rows {
 		r := &rows[i]
 		b = b[:0]
-		b = padLeft(b, strconv.AppendInt(nil, int64(r.FuncID), 10), 9)
+		b = padLeft(b, strconv.AppendInt(num[:0], int64(r.FuncID), 10), 9)
 		b = append(b, ' ')
-		b = padLeft(b, strconv.AppendInt(nil, int64(r.Count), 10), 10)
+		b = padLeft(b, strconv.AppendInt(num[:0], int64(r.Count), 10), 10)
 		b = append(b, " ["...)
 		for j, v := range [...]float64{r.Min, r.Median, r.P90, r.P99, r.Max} {
 			if j > 0 {
 				b = append(b, ", "...)
 			}
-			b = padLeft(b, strconv.AppendFloat(nil, v, 'f', 6, 64), 9)
+			b = padLeft(b, strconv.AppendFloat(num[:0], v, 'f', 6, 64), 9)
 		}
 		b = append(b, "] "...)
-		b = padLeft(b, strconv.AppendFloat(nil, r.Sum, 'f', 6, 64), 9)
+		b = padLeft(b, strconv.AppendFloat(num[:0], r.Sum, 'f', 6, 64), 9)
 		b = append(b, "  "...)
 		b = append(b, names.Location(r.FuncID)...)
 		b = append(b, ": "...)

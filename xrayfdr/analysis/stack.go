@@ -353,10 +353,11 @@ func printStack(bw *bufio.Writer, names *instrmap.Namer, leaf *stackNode) {
 	b = padLeft(b, []byte("sum"), 16)
 	b = append(b, '\n')
 	bw.Write(b)
+	var num [24]byte // each figure's digits before padding, without an allocation
 	line := func(level int, id int32, count, sum uint64) {
 		b = b[:0]
 		b = append(b, '#')
-		b = padRight(b, strconv.AppendInt(nil, int64(level), 10), 4)
+		b = padRight(b, strconv.AppendInt(num[:0], int64(level), 10), 4)
 		b = append(b, ' ')
 		name := names.Name(id)
 		if len(name) > 60 {
@@ -364,9 +365,9 @@ func printStack(bw *bufio.Writer, names *instrmap.Namer, leaf *stackNode) {
 		}
 		b = padRight(b, []byte(name), 60)
 		b = append(b, ' ')
-		b = padLeft(b, strconv.AppendUint(nil, count, 10), 12)
+		b = padLeft(b, strconv.AppendUint(num[:0], count, 10), 12)
 		b = append(b, ' ')
-		b = padLeft(b, strconv.AppendInt(nil, int64(sum), 10), 16)
+		b = padLeft(b, strconv.AppendInt(num[:0], int64(sum), 10), 16)
 		b = append(b, '\n')
 		bw.Write(b)
 	}
