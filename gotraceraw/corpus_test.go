@@ -10,10 +10,6 @@ import (
 	"github.com/tracefmt/tracefmt/internal/testutil"
 )
 
-// goMinor returns the minor version of the go command on PATH (26 for
-// go1.26.8): the toolchain the tests run with.
-func goMinor(t testing.TB) int { return testutil.GoMinor(t) }
-
 // TestGoCorpus reads the text traces of Go's own test corpus,
 // $GOROOT/src/internal/trace/testdata/tests/*.test: each round-trips text
 // → wire → text byte for byte, and its wire form reads back to the events

@@ -17,7 +17,7 @@ func TestRecorded(t *testing.T) {
 	if testing.Short() {
 		t.Skip("records traces")
 	}
-	minor := goMinor(t)
+	minor := testutil.GoMinor(t)
 	if minor < 24 {
 		t.Skipf("needs `go tool trace -d=wire` of Go 1.24 or later; the go command here is Go 1.%d", minor)
 	}
