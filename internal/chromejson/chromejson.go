@@ -90,7 +90,8 @@ func AppendHex(b, s []byte) []byte {
 // AppendMicros appends d ticks of freq ticks a second as microseconds
 // with three decimals (nanosecond digits, cut, not rounded), in integer
 // arithmetic, so no tick count loses precision as it would through a
-// float64. A value beyond 2^64 µs prints as that maximum.
+// float64. A value beyond 2^64 µs prints as that maximum. freq must not
+// be 0: the callers take a rate of 0, which a header may carry, for 1 GHz.
 func AppendMicros(b []byte, d, freq uint64) []byte {
 	hi, lo := bits.Mul64(d, 1e6)
 	var q, r uint64

@@ -35,6 +35,8 @@ func TestAppendMicros(t *testing.T) {
 		{0, 1e9}, {1, 1e9}, {999, 1e9}, {1000, 1e9}, {123456789, 1e9},
 		{1, 3}, {2, 3}, {1 << 40, 2_400_000_000}, {^uint64(0), 1e9}, {^uint64(0), 15_625_000},
 		{7, 1e6}, {1 << 63, 1 << 62},
+		// beyond 2^64 µs: the maximum, as the doc says
+		{^uint64(0), 1}, {1 << 60, 1000}, {1<<54 + 1, 1000},
 	} {
 		got := string(AppendMicros(nil, c.d, c.freq))
 		ns := new(big.Int).Mul(new(big.Int).SetUint64(c.d), big.NewInt(1e9))
