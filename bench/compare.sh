@@ -182,7 +182,10 @@ for row in "${rows[@]}"; do
 		for f in "$shared"/fixtures/apitrace/v13/*.zstd*.trace; do
 			[ -f "$f" ] || { skip "$row size" "no master files in $shared/fixtures/apitrace/v13"; break; }
 			b=$(basename "$f"); name=${b%%.zstd*}; level=${b#*.zstd}; level=${level%.trace}
-			"$bin/apitracerepack" -z="$level" "$shared/fixtures/apitrace/$name.trace" "$work/z.trace" 2> /dev/null
+			# its count of events on stderr is kept for a failure, which
+			# set -e would otherwise end the script on without a word
+			"$bin/apitracerepack" -z="$level" "$shared/fixtures/apitrace/$name.trace" "$work/z.trace" 2> "$work/repack.log" ||
+				{ echo "zstdenc: apitracerepack -z=$level $name failed:" >&2; cat "$work/repack.log" >&2; exit 1; }
 			awk -v r="seekable zstd -$level size, $name" -v t="$(stat -c %s "$f")" -v o="$(stat -c %s "$work/z.trace")" 'BEGIN {
 				printf "| %s | apitrace master repack | %d B | %d B | %.3fx | |\n", r, t, o, t / o
 			}' >> "$table"
