@@ -3,6 +3,7 @@ package gorecord
 import (
 	"bytes"
 	"fmt"
+	"os"
 	"regexp"
 	"strconv"
 	"testing"
@@ -82,6 +83,9 @@ func TestWorkload(t *testing.T) {
 	file := RecordFile(t, Local, Workload("light"))
 	if file == "" {
 		t.Fatal("no file")
+	}
+	if got, err := os.ReadFile(file); err != nil || !bytes.Equal(got, light) {
+		t.Errorf("RecordFile's file holds %d bytes (%v), not the %d of the same recording", len(got), err, len(light))
 	}
 }
 
