@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/tracefmt/tracefmt/cbf"
@@ -134,7 +135,7 @@ func summarizeCBFJSON(w io.Writer, in io.Reader) error {
 		if err != nil {
 			return err
 		}
-		if !contains(arch, bt.Architecture) {
+		if !slices.Contains(arch, bt.Architecture) {
 			arch = append(arch, bt.Architecture)
 		}
 		if m != nil {

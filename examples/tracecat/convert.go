@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -189,12 +190,12 @@ func leaktextPprof(w io.Writer, r io.Reader, profile string) error {
 			// profile of what came before is written all the same.
 			return cutProfile(w, p.WriteProfile, err, cli.Fail)
 		}
-		if rec.Kind == leaktext.KindResource && !contains(types, string(rec.Resource.Type)) {
+		if rec.Kind == leaktext.KindResource && !slices.Contains(types, string(rec.Resource.Type)) {
 			types = append(types, string(rec.Resource.Type))
 		}
 		p.Add(rec)
 	}
-	if profile != "" && !contains(types, profile) {
+	if profile != "" && !slices.Contains(types, profile) {
 		return fmt.Errorf("-profile %s: %w: the report's resource types are %s", profile, errProfileType, strings.Join(types, ", "))
 	}
 	return p.WriteProfile(w)
@@ -207,15 +208,6 @@ func cutProfile(w io.Writer, write func(io.Writer) error, err error, code int) e
 		return werr
 	}
 	return &cutError{"profile", err, code}
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func cbfPprof(w io.Writer, r io.Reader, profile string) error {
