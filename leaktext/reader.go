@@ -111,14 +111,16 @@ func (rd *Reader) Reset(r io.Reader) error {
 	if rd.buf == nil {
 		rd.buf = make([]byte, minRead)
 	}
-	n, err := rd.lineAt(0)
+	// The first read tells a report from other data, before the line's
+	// end is sought: a file that is no report may have no line end for
+	// megabytes. (An input that ends here is lineAt's to report.)
+	rd.fill()
 	if head := rd.buf[rd.pos:rd.end]; len(head) > 0 && head[0] == binaryHandshake {
 		return rd.fail(1, ErrBinary)
 	} else if k := min(len(head), len(headerStart)); !bytes.Equal(head[:k], headerStart[:k]) {
-		// Said before the line's end is sought: a file that is no
-		// report may have no line end for megabytes.
 		return rd.fail(1, fmt.Errorf("%w: it starts %q", ErrHeader, head[:min(len(head), 16)]))
 	}
+	n, err := rd.lineAt(0)
 	if err != nil {
 		if err == io.EOF {
 			err = io.ErrUnexpectedEOF

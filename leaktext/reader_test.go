@@ -358,6 +358,18 @@ func TestBinaryLog(t *testing.T) {
 	}
 }
 
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n int
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += n
+	return n, err
+}
+
 // TestNotAReport checks that NewReader refuses, Strict or not, what is not
 // a text report, other formats' files included: ErrHeader in a
 // *SyntaxError at line 1. Every real report is still accepted.
@@ -380,6 +392,12 @@ func TestNotAReport(t *testing.T) {
 				t.Errorf("%s (Strict %v): %v, want a *SyntaxError at line 1 wrapping ErrHeader", in.Name, strict, err)
 			}
 		}
+	}
+	// The long input is refused from its first read, not after a search
+	// for its line end through MaxLineLen bytes.
+	long := &countingReader{r: bytes.NewReader(bytes.Repeat([]byte("x"), 2<<20))}
+	if err := new(Reader).Reset(long); !errors.Is(err, ErrHeader) || long.n > DefaultMaxLineLen/2 {
+		t.Errorf("no line end: %v after reading %d bytes, want ErrHeader before %d", err, long.n, DefaultMaxLineLen/2)
 	}
 	for _, h := range []string{"version=2.0, arch=i686, ", "version=1.0, arch=x86_64-linux-gnu, time=2010.9.4 15:03:33, process=, pid=9399, ", "version=1.4", "version=10.12,arch=x"} {
 		if _, err := NewReader(strings.NewReader(h + "\n")); err != nil {
