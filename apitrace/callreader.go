@@ -194,6 +194,7 @@ func (c *CallReader) fast() (ok, short bool) {
 		return false, false
 	}
 	r.arena, r.bt = r.arena[:0], r.bt[:0]
+	r.values, r.holders = 0, 0 // they count what the arena holds
 	r.hasBT, r.nested = false, false
 	r.ev.Flags = 0
 	call := &c.call
