@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -115,5 +116,30 @@ func TestGoTool(t *testing.T) {
 	}
 	if n := strings.Count(string(got), "          1         64: 1 2 \n"); n != 3000 {
 		t.Errorf("go tool pprof -raw: %d samples of 1 2, want 3000", n)
+	}
+}
+
+// A Tally gives back the stacks it was given, and sums per stack.
+func TestTally(t *testing.T) {
+	ty := NewTally(2)
+	stacks := [][]uint64{{1, 2, 3}, {}, {^uint64(0), 0x0102030405060708}, {1, 2}}
+	for i, s := range stacks {
+		ty.Add(s, int64(i), 1)
+		ty.Add(s, int64(i), 1)
+	}
+	if ty.Len() != len(stacks) {
+		t.Fatalf("Len %d, want %d", ty.Len(), len(stacks))
+	}
+	for i, s := range stacks {
+		j := ty.Intern(s)
+		if got := ty.Stack(nil, j); !slices.Equal(got, s) {
+			t.Errorf("stack %d: %x, want %x", i, got, s)
+		}
+		if got := ty.Values(j); got[0] != 2*int64(i) || got[1] != 2 {
+			t.Errorf("stack %d: values %v, want [%d 2]", i, got, 2*i)
+		}
+	}
+	if n := testing.AllocsPerRun(100, func() { ty.Stack(make([]uint64, 0, 4), 2) }); n > 1 {
+		t.Errorf("Stack: %v allocations, want at most the destination's", n)
 	}
 }

@@ -55,11 +55,9 @@ func (t *Tally) Len() int { return len(t.keys) }
 func (t *Tally) Stack(dst []uint64, i int) []uint64 {
 	k := t.keys[i]
 	for j := 0; j+8 <= len(k); j += 8 {
-		var v uint64
-		for n := 7; n >= 0; n-- {
-			v = v<<8 | uint64(k[j+n])
-		}
-		dst = append(dst, v)
+		// The conversion of 8 bytes that do not escape copies to the
+		// stack, not the heap.
+		dst = append(dst, binary.LittleEndian.Uint64([]byte(k[j:j+8])))
 	}
 	return dst
 }
