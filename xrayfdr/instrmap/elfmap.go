@@ -233,7 +233,7 @@ func sectionData(s *elf.Section, size int64) ([]byte, error) {
 	if s.Type == elf.SHT_NOBITS {
 		return nil, nil
 	}
-	if s.Flags&elf.SHF_COMPRESSED != 0 || s.Offset > uint64(size) || s.FileSize > uint64(size)-s.Offset {
+	if !sectionInFile(s, size) {
 		return nil, elfError(int64(min(s.Offset, uint64(size))), "section %s lies outside the file", s.Name)
 	}
 	data := make([]byte, s.FileSize)
