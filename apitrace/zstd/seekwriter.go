@@ -28,7 +28,8 @@ const MaxFrameSize = 1 << 30
 type SeekableWriter struct {
 	// FrameSize is the content of each frame but the last; 0 means
 	// DefaultFrameSize. Set it before the first Write; at most
-	// MaxFrameSize.
+	// MaxFrameSize. A Seekable decodes each frame whole, so it reads
+	// frames larger than DefaultMaxWindow only with its MaxWindow raised.
 	FrameSize int
 
 	w      io.Writer
