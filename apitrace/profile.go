@@ -12,8 +12,8 @@ import (
 // sample being the function called (glDrawArrays) and, where the trace
 // records backtraces (apitrace's APITRACE_BACKTRACE), the frames of the
 // call's backtrace outside it, named as the backtrace names them
-// (function, file and line, or module+offset, as apitrace dump prints them). Calls without a backtrace
-// are counted per function. The profile's total is the number of calls
+// (function, file and line, or module+offset, as apitrace dump prints
+// them). Calls without a backtrace are counted per function. The profile's total is the number of calls
 // added: that of apitrace info, incomplete calls included.
 //
 // Feed it every call a CallReader returns, with Add, then call
@@ -50,7 +50,7 @@ func (p *Profile) Add(c *Call) {
 			continue
 		}
 		if _, ok := p.frames[f.ID]; !ok {
-			p.frames[f.ID] = Frame{ID: f.ID, Has: f.Has, Module: f.Module, Function: f.Function, File: f.File, Line: f.Line, Offset: f.Offset}
+			p.frames[f.ID] = *f
 		}
 		s = append(s, f.ID)
 	}
