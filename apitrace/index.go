@@ -71,11 +71,7 @@ func (r *Reader) Seek(p Position) error {
 	if err := s.seekChunk(p.Chunk, p.Offset-int64(p.InChunk)); err != nil {
 		return err
 	}
-	r.buf = r.buf[:0]
-	if r.given {
-		r.buf, r.given = nil, false
-	}
-	r.pos = 0
+	r.emptyWindow()
 	r.base = p.Offset - int64(p.InChunk)
 	r.chunks = r.chunks[:0]
 	r.srcErr = nil

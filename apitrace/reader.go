@@ -197,13 +197,8 @@ func (r *Reader) Reset(in io.Reader) error {
 	maxChunk := orDefault(r.MaxChunkSize, DefaultMaxChunkSize)
 	r.hdr = Header{}
 	r.err = nil
-	r.buf = r.buf[:0]
-	if r.given {
-		r.buf, r.given = nil, false
-	}
-	r.pos = 0
+	r.emptyWindow()
 	r.base = 0
-	r.need = 0
 	r.srcErr = nil
 	r.chunks = r.chunks[:0]
 	r.lastDef = -1
@@ -341,6 +336,17 @@ const refillSlack = 256 << 10
 // the current event can be parsed.
 func (r *Reader) needs(end int) {
 	r.need = max(r.need, end-r.pos)
+}
+
+// emptyWindow drops the window's bytes, and what was known of the event
+// it held, for a new place in the stream. A window a pending call still
+// reads strings from is left to the call.
+func (r *Reader) emptyWindow() {
+	r.buf = r.buf[:0]
+	if r.given {
+		r.buf, r.given = nil, false
+	}
+	r.pos, r.need = 0, 0
 }
 
 // refill appends more of the stream to the window, first dropping what is
