@@ -466,14 +466,16 @@ func atoi(s string) int {
 	if neg || strings.HasPrefix(s, "+") {
 		s = s[1:]
 	}
-	n := 0
+	// Digits past 2^40 are ignored, so the sum cannot overflow; int64
+	// keeps that bound on 32-bit platforms too.
+	var n int64
 	for i := 0; i < len(s) && s[i]-'0' < 10 && n < 1<<40; i++ {
-		n = n*10 + int(s[i]-'0')
+		n = n*10 + int64(s[i]-'0')
 	}
 	if neg {
 		n = -n
 	}
-	return n
+	return int(n)
 }
 
 // reformatTime reads "Y.M.D h:m:s" and prints it "%d.%d.%d %02d:%02d:%02d".

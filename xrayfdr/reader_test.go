@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"testing"
@@ -179,10 +180,10 @@ func TestLimits(t *testing.T) {
 		t.Errorf("2 GiB event in a log longer than MaxDataLen: %v", err)
 	}
 	rd, _ = NewReader(bytes.NewReader(raw))
-	rd.MaxDataLen = 1 << 31
+	rd.MaxDataLen = math.MaxInt32
 	allocs := testing.AllocsPerRun(1, func() {
 		rd, _ := NewReader(bytes.NewReader(raw))
-		rd.MaxDataLen = 1 << 31
+		rd.MaxDataLen = math.MaxInt32
 		readAll2(rd)
 	})
 	if allocs > 10 {
