@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"iter"
+	"math"
 
 	"github.com/tracefmt/tracefmt/bitfield"
 )
@@ -596,6 +597,9 @@ func (rd *Reader) readSlow() (*Record, error) {
 		if limit <= 0 {
 			limit = DefaultMaxDataLen
 		}
+		// The record's whole length must fit an int: on 32-bit
+		// platforms a limit near 2 GiB would let it wrap.
+		limit = min(limit, math.MaxInt-2*MetadataSize)
 		short := func() string { // only on failure: formatting allocates
 			return fmt.Sprintf("Cannot read %d bytes of custom event data from offset %d.", size, start+MetadataSize)
 		}

@@ -187,8 +187,9 @@ func TestInstrMapRefuses(t *testing.T) {
 		}
 	}
 	// an ELF object without the section
+	// (only where the test binary is of a kind this package reads)
 	exe, err := os.Executable()
-	if err == nil {
+	if err == nil && (runtime.GOARCH == "amd64" || runtime.GOARCH == "arm64") {
 		if _, err := Open(exe); !errors.Is(err, ErrNoSection) {
 			t.Errorf("test binary: %v", err)
 		}
