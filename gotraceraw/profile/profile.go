@@ -46,6 +46,7 @@
 package profile
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -412,7 +413,7 @@ func (p *Profile) touchGroup(g int) {
 // Later calls to Add are ignored.
 func (p *Profile) Cut(err error) error {
 	if p == nil {
-		return errNotOpen
+		return ErrNotOpen
 	}
 	p.init()
 	if !p.cut {
@@ -478,7 +479,7 @@ func (p *Profile) commit(sums []sum, vals []int64, shown []int, shownAt []parsed
 // run yet count as the trace's summary counts them at its end.
 func (p *Profile) WriteProfile(w io.Writer) error {
 	if p == nil || w == nil {
-		return errNotOpen
+		return ErrNotOpen
 	}
 	if p.Type < Net || p.Type > CPU {
 		return fmt.Errorf("profile: %v is not a profile type", p.Type)
@@ -533,4 +534,5 @@ func (p *Profile) WriteProfile(w io.Writer) error {
 	return enc.Close()
 }
 
-var errNotOpen = fmt.Errorf("profile: nil Profile or writer")
+// ErrNotOpen means a nil Profile, or a nil destination for WriteProfile.
+var ErrNotOpen = errors.New("profile: nil Profile or writer")

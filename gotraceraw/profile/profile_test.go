@@ -2,7 +2,9 @@ package profile
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -239,6 +241,16 @@ func TestNilArguments(t *testing.T) {
 		Open:     []any{&Profile{Type: Sched}, &Profile{Type: CPU}},
 		AllowNil: []string{"ParseType"},
 	})
+	var nilProfile *Profile
+	if err := nilProfile.WriteProfile(io.Discard); !errors.Is(err, ErrNotOpen) {
+		t.Errorf("nil Profile's WriteProfile: %v, want ErrNotOpen", err)
+	}
+	if err := (&Profile{Type: Net}).WriteProfile(nil); !errors.Is(err, ErrNotOpen) {
+		t.Errorf("WriteProfile(nil): %v, want ErrNotOpen", err)
+	}
+	if err := nilProfile.Cut(io.ErrUnexpectedEOF); !errors.Is(err, ErrNotOpen) {
+		t.Errorf("nil Profile's Cut: %v, want ErrNotOpen", err)
+	}
 	if _, err := ParseType("heap"); err == nil {
 		t.Error("ParseType(heap) is no error")
 	}
