@@ -194,7 +194,8 @@ var masterFiles = []struct {
 
 // TestSizeAgainstMaster writes each stream of apitrace master's seekable
 // files again at the same level and compares sizes: at the default level
-// ours must be within 5% of master's (libzstd 1.5.4); the others are
+// ours must be within 1% of master's (libzstd 1.5.4), as the README
+// says; the others are
 // reported (libzstd's optimal parser, from level 16, prices with
 // statistics it updates as it goes; ours with the previous block's).
 func TestSizeAgainstMaster(t *testing.T) {
@@ -225,8 +226,8 @@ func TestSizeAgainstMaster(t *testing.T) {
 		}
 		ratio := float64(len(ours)) / float64(len(theirs))
 		t.Logf("%s: level %d: ours %d bytes, master %d: %.4f", m.name, m.level, len(ours), len(theirs), ratio)
-		if m.level == zstd.DefaultLevel && ratio > 1.05 {
-			t.Errorf("%s: %d bytes, more than 5%% over master's %d", m.name, len(ours), len(theirs))
+		if m.level == zstd.DefaultLevel && ratio > 1.01 {
+			t.Errorf("%s: %d bytes, more than 1%% over master's %d", m.name, len(ours), len(theirs))
 		}
 	}
 }
