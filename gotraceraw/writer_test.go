@@ -320,8 +320,12 @@ func TestFlushHoldsBatch(t *testing.T) {
 		if err := w.Write(batch(0)); err != ErrClosed {
 			t.Errorf("Write after Close: %v", err)
 		}
+		end := b.Len()
 		if err := w.Close(); err != nil {
 			t.Errorf("Close after Close: %v", err)
+		}
+		if b.Len() != end {
+			t.Errorf("text %v: Close after Close wrote %d bytes more", text, b.Len()-end)
 		}
 	}
 }
