@@ -164,7 +164,15 @@ func (w *Writer) headName(b []byte, ph byte, pid int, tid int64, t parsed.Time) 
 // emit ends the event being built and writes it.
 func (w *Writer) emit() {
 	w.b = append(w.b, '}')
-	w.cw.Event(w.b)
+	w.put(w.b)
+}
+
+// put writes one whole event, keeping the destination's first failure for
+// Write to return.
+func (w *Writer) put(b []byte) {
+	if err := w.cw.Event(b); err != nil && w.err == nil {
+		w.err = err
+	}
 }
 
 func (w *Writer) begin(name string, pid int, tid int64, t parsed.Time) {
@@ -186,7 +194,7 @@ func (w *Writer) threadName(pid int, tid int64, name string) {
 	b = append(b, `,"args":{"name":`...)
 	b = chromejson.AppendString(b, name)
 	w.b = append(b, "}}"...)
-	w.cw.Event(w.b)
+	w.put(w.b)
 }
 
 // async writes a nestable async begin or end ('b', 'e').
@@ -338,7 +346,7 @@ func (w *Writer) Write(ev *parsed.Event) error {
 		w.b = append(w.b, '}')
 		w.emit()
 	}
-	return nil
+	return w.err
 }
 
 // goroutine returns the track of g, naming it the first time.

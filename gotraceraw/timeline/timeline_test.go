@@ -2,6 +2,7 @@ package timeline
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -213,5 +214,54 @@ func TestCutEndsAtSync(t *testing.T) {
 				testutil.CheckTimeline(t, out.Bytes())
 			}
 		}
+	}
+}
+
+type failingDest struct{}
+
+var errDiskFull = errors.New("disk full")
+
+func (failingDest) Write([]byte) (int, error) { return 0, errDiskFull }
+
+// A destination that fails is reported by the Write whose event could not
+// be written out, by every later Write and by Close, not by Close alone.
+func TestDestinationFails(t *testing.T) {
+	// (its timeline is 350 KB, more than the Writer buffers)
+	f, err := os.Open("../testdata/syscalls.trace")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r, err := parsed.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := NewWriter(failingDest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	failedAt := -1
+	n := 0
+	for ev, err := range r.All() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		werr := w.Write(ev)
+		switch {
+		case failedAt < 0 && werr != nil:
+			failedAt = n
+			if !errors.Is(werr, errDiskFull) {
+				t.Fatalf("event %d: %v, want the destination's failure", n, werr)
+			}
+		case failedAt >= 0 && !errors.Is(werr, errDiskFull):
+			t.Fatalf("event %d, after the failure at %d: %v", n, failedAt, werr)
+		}
+		n++
+	}
+	if failedAt < 0 {
+		t.Fatalf("no Write of %d events reported the failing destination", n)
+	}
+	if err := w.Close(); !errors.Is(err, errDiskFull) {
+		t.Errorf("Close: %v, want the destination's failure", err)
 	}
 }

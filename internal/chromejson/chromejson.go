@@ -17,6 +17,7 @@ import (
 type Writer struct {
 	bw    *bufio.Writer
 	first bool
+	err   error // the destination's first failure
 }
 
 // NewWriter starts the event array on w.
@@ -26,19 +27,28 @@ func NewWriter(w io.Writer) *Writer {
 	return &Writer{bw: bw, first: true}
 }
 
-// Event writes one event, b being its JSON object.
-func (w *Writer) Event(b []byte) {
+// Event writes one event, b being its JSON object. It returns the
+// destination's failure, once the buffer could not be written out, and
+// every later call returns it too.
+func (w *Writer) Event(b []byte) error {
+	if w.err != nil {
+		return w.err
+	}
 	if w.first {
 		w.first = false
 	} else {
 		w.bw.WriteString(",\n")
 	}
-	w.bw.Write(b)
+	_, w.err = w.bw.Write(b)
+	return w.err
 }
 
 // End closes the event array, writes the fields that follow it (rest
 // starts with a comma, or is empty) and the closing brace, and flushes.
 func (w *Writer) End(rest []byte) error {
+	if w.err != nil {
+		return w.err
+	}
 	w.bw.WriteString("\n]")
 	w.bw.Write(rest)
 	w.bw.WriteString("}\n")
