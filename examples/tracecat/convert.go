@@ -20,17 +20,22 @@ import (
 	"github.com/tracefmt/tracefmt/leaktext"
 	"github.com/tracefmt/tracefmt/xrayfdr"
 	"github.com/tracefmt/tracefmt/xrayfdr/analysis"
+	"github.com/tracefmt/tracefmt/xrayfdr/instrmap"
 )
 
 // converter is what tracecat can make of one format besides a summary.
 // Every format has a pprof profile; a nil timeline means the format has
 // none, and noTime says why, for the error message.
 type converter struct {
-	// pprof writes a pprof profile of r to w; profile is -profile's
-	// value ("" when not given).
-	pprof    func(w io.Writer, r io.Reader, profile string) error
-	timeline func(w io.Writer, r io.Reader) error
+	pprof    func(w io.Writer, r io.Reader, o options) error
+	timeline func(w io.Writer, r io.Reader, o options) error
 	noTime   string
+}
+
+// options are the flags that shape a conversion.
+type options struct {
+	profile string        // -profile's value, "" when not given
+	names   *instrmap.Map // -instr_map's, nil when not given
 }
 
 // converters, by format name.
@@ -46,7 +51,14 @@ var converters = map[string]converter{
 var errProfileType = errors.New("no such profile")
 
 // convert writes the -pprof or -timeline output for one file.
-func convert(cmd *cli.Command, stderr io.Writer, forced *format, file, pprofOut, profile, timelineOut string) int {
+func convert(cmd *cli.Command, stderr io.Writer, forced *format, file, pprofOut, timelineOut, mapPath string, o options) int {
+	if mapPath != "" {
+		m, err := instrmap.Open(mapPath)
+		if err != nil {
+			return cmd.Failf(mapPath, err)
+		}
+		o.names = m
+	}
 	r, closeFile, err := cli.Open(file)
 	if err != nil {
 		return cmd.Failf(file, err)
@@ -58,7 +70,7 @@ func convert(cmd *cli.Command, stderr io.Writer, forced *format, file, pprofOut,
 			r = prog
 		}
 	}
-	err = convertOne(r, forced, pprofOut, profile, timelineOut)
+	err = convertOne(r, forced, pprofOut, timelineOut, o)
 	prog.done()
 	var cut *cutError
 	if errors.As(err, &cut) {
@@ -71,7 +83,7 @@ func convert(cmd *cli.Command, stderr io.Writer, forced *format, file, pprofOut,
 	return cli.OK
 }
 
-func convertOne(r io.Reader, forced *format, pprofOut, profile, timelineOut string) error {
+func convertOne(r io.Reader, forced *format, pprofOut, timelineOut string, o options) error {
 	br, head, err := peek(r)
 	if err != nil {
 		return err
@@ -81,13 +93,16 @@ func convertOne(r io.Reader, forced *format, pprofOut, profile, timelineOut stri
 		return err
 	}
 	c := converters[f.name]
+	if o.names != nil && f.name != "xray" {
+		return fmt.Errorf("-instr_map names the functions of an XRay log, not of %s", f.noun)
+	}
 	if timelineOut != "" {
 		if c.timeline == nil {
 			return fmt.Errorf("no timeline from %s: %s", f.noun, c.noTime)
 		}
-		return writeFile(timelineOut, func(w io.Writer) error { return c.timeline(w, br) })
+		return writeFile(timelineOut, func(w io.Writer) error { return c.timeline(w, br, o) })
 	}
-	return writeFile(pprofOut, func(w io.Writer) error { return c.pprof(w, br, profile) })
+	return writeFile(pprofOut, func(w io.Writer) error { return c.pprof(w, br, o) })
 }
 
 // cutError is an input that stopped early, whose picture of what came
@@ -157,7 +172,8 @@ func noProfileType(profile, what string) error {
 	return nil
 }
 
-func apitracePprof(w io.Writer, r io.Reader, profile string) error {
+func apitracePprof(w io.Writer, r io.Reader, o options) error {
+	profile := o.profile
 	if err := noProfileType(profile, "an apitrace trace has one profile, its calls"); err != nil {
 		return err
 	}
@@ -177,7 +193,8 @@ func apitracePprof(w io.Writer, r io.Reader, profile string) error {
 	return p.WriteProfile(w)
 }
 
-func leaktextPprof(w io.Writer, r io.Reader, profile string) error {
+func leaktextPprof(w io.Writer, r io.Reader, o options) error {
+	profile := o.profile
 	rd, err := leaktext.NewReader(r)
 	if err != nil {
 		return err
@@ -210,7 +227,8 @@ func cutProfile(w io.Writer, write func(io.Writer) error, err error, code int) e
 	return &cutError{"profile", err, code}
 }
 
-func cbfPprof(w io.Writer, r io.Reader, profile string) error {
+func cbfPprof(w io.Writer, r io.Reader, o options) error {
+	profile := o.profile
 	if err := noProfileType(profile, "backtraces have one profile, their counts"); err != nil {
 		return err
 	}
@@ -237,7 +255,8 @@ func cbfPprof(w io.Writer, r io.Reader, profile string) error {
 
 // goPprof writes one of a Go trace's profiles: those of go tool trace
 // -pprof, or the CPU samples.
-func goPprof(w io.Writer, r io.Reader, name string) error {
+func goPprof(w io.Writer, r io.Reader, o options) error {
+	name := o.profile
 	if name == "" {
 		return fmt.Errorf("-profile: %w: a Go trace has five profiles: -profile cpu, net, sync, syscall or sched", errProfileType)
 	}
@@ -265,7 +284,7 @@ func goPprof(w io.Writer, r io.Reader, name string) error {
 }
 
 // goTimeline writes a Go trace's timeline, streaming.
-func goTimeline(w io.Writer, r io.Reader) error {
+func goTimeline(w io.Writer, r io.Reader, o options) error {
 	rd, err := parsed.NewReader(r)
 	if err != nil {
 		return err
@@ -298,8 +317,10 @@ func goTimeline(w io.Writer, r io.Reader) error {
 
 // xrayPprof reads the whole log (XRay's blocks are put in order only once
 // all are known), pairs calls as xraydump convert --output-format=pprof
-// does, and writes the profile with functions named by id.
-func xrayPprof(w io.Writer, r io.Reader, profile string) error {
+// does, and writes the profile with functions named from -instr_map's
+// map, by id without one.
+func xrayPprof(w io.Writer, r io.Reader, o options) error {
+	profile := o.profile
 	if err := noProfileType(profile, "an XRay log has one profile: self, total and calls"); err != nil {
 		return err
 	}
@@ -311,11 +332,12 @@ func xrayPprof(w io.Writer, r io.Reader, profile string) error {
 	if err := p.Read(data); err != nil {
 		return err
 	}
-	return p.WriteProfile(w, nil)
+	return p.WriteProfile(w, o.names)
 }
 
-// xrayTimeline writes what xraydump -chrome writes, function ids unnamed.
-func xrayTimeline(w io.Writer, r io.Reader) error {
+// xrayTimeline writes what xraydump -chrome writes: functions named
+// (demangled) from -instr_map's map, by id without one.
+func xrayTimeline(w io.Writer, r io.Reader, o options) error {
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return err
@@ -324,7 +346,11 @@ func xrayTimeline(w io.Writer, r io.Reader) error {
 	if err != nil {
 		return err
 	}
-	return analysis.WriteChrome(w, t, nil)
+	var names map[int32]string
+	if o.names != nil {
+		names = o.names.Names(true)
+	}
+	return analysis.WriteChrome(w, t, names)
 }
 
 // progress counts the bytes read from a file and, when stderr is a

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
 	"io"
 	"os"
 	"path/filepath"
@@ -314,6 +315,68 @@ func TestConvertersComplete(t *testing.T) {
 			t.Errorf("%s: no pprof profile", f.name)
 		case c.timeline == nil && c.noTime == "":
 			t.Errorf("%s: no timeline and no reason", f.name)
+		}
+	}
+}
+
+// -instr_map names an XRay log's functions in its profile and timeline, as
+// llvm-xray's -instr_map does; it is refused for other formats and
+// without a conversion.
+func TestInstrMap(t *testing.T) {
+	in := sampleFile(t, "fdr_simple.xray")
+	m := filepath.Join("..", "..", "xrayfdr", "testdata", "fdr_simple.instrmap.yaml")
+	for _, conv := range []string{"-pprof", "-timeline"} {
+		for _, named := range []bool{false, true} {
+			out := filepath.Join(t.TempDir(), "out")
+			args := []string{conv, out, in}
+			if named {
+				args = []string{conv, out, "-instr_map", m, in}
+			}
+			var stdout, stderr bytes.Buffer
+			if code := run(args, &stdout, &stderr); code != 0 {
+				t.Fatalf("tracecat %q exits %d: %s", args, code, stderr.String())
+			}
+			data, err := os.ReadFile(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if conv == "-pprof" {
+				zr, err := gzip.NewReader(bytes.NewReader(data))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if data, err = io.ReadAll(zr); err != nil {
+					t.Fatal(err)
+				}
+			} else {
+				testutil.CheckTimeline(t, data)
+			}
+			if got := bytes.Contains(data, []byte("mid(int)")); got != named {
+				t.Errorf("tracecat %q: names the function mid(int): %v, want %v", args, got, named)
+			}
+		}
+	}
+	gotr := sampleFile(t, "gotest.trace")
+	out := filepath.Join(t.TempDir(), "out")
+	for _, tc := range []struct {
+		args   []string
+		code   int
+		stderr string
+	}{
+		{[]string{"-pprof", out, "-profile", "sched", "-instr_map", m, gotr}, 1, "tracecat: " + gotr + ": -instr_map names the functions of an XRay log, not of a Go execution trace"},
+		{[]string{"-instr_map", m, in}, 2, "tracecat: -instr_map goes with -pprof or -timeline"},
+		{[]string{"-timeline", out, "-instr_map", "/nonexistent/bin", in}, 1, "tracecat: open /nonexistent/bin: "},
+	} {
+		var stdout, stderr bytes.Buffer
+		if code := run(tc.args, &stdout, &stderr); code != tc.code {
+			t.Errorf("tracecat %q exits %d, want %d", tc.args, code, tc.code)
+		}
+		if first, _, _ := strings.Cut(stderr.String(), "\n"); !strings.HasPrefix(first, tc.stderr) {
+			t.Errorf("tracecat %q: stderr starts %q, want %q", tc.args, first, tc.stderr)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("tracecat %q left %s behind", tc.args, out)
+			os.Remove(out)
 		}
 	}
 }

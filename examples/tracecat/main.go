@@ -2,8 +2,8 @@
 //
 //	tracecat [-format auto|apitrace|xray|gotrace|leaktext|cbf] [FILE...]
 //	tracecat [-format F] -pprof OUT.pb.gz -profile TYPE GOTRACE
-//	tracecat [-format F] -pprof OUT.pb.gz [-profile TYPE] FILE
-//	tracecat [-format F] -timeline OUT.json FILE
+//	tracecat [-format F] -pprof OUT.pb.gz [-profile TYPE] [-instr_map BIN] FILE
+//	tracecat [-format F] -timeline OUT.json [-instr_map BIN] FILE
 //
 // Each file's format is told from its first 64 KiB by the format's own
 // package, as its reader would tell it: apitrace traces in every container
@@ -42,8 +42,10 @@
 // and refuse -profile. With -timeline it writes Chrome trace-event
 // JSON for Perfetto (ui.perfetto.dev) or chrome://tracing: a Go trace's
 // goroutines, Ps, Ms, GC, tasks, regions, logs and CPU samples; an XRay
-// log's calls per thread. A format without such a picture is refused with the
-// reason. A conversion that takes more than a second shows its progress on
+// log's calls per thread. An XRay log's functions are numbered: -instr_map
+// names them, from the instrumented binary or llvm-xray extract's map, as
+// llvm-xray's -instr_map does. A format without such a picture is refused
+// with the reason. A conversion that takes more than a second shows its progress on
 // stderr when that is a terminal. An XRay log is read whole (its blocks
 // are put in order only once all are known); the other formats stream.
 //
@@ -120,10 +122,11 @@ func main() {
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
-	cmd := cli.New("tracecat", "usage: tracecat [-format auto|apitrace|xray|gotrace|leaktext|cbf] [FILE...]\n       tracecat [-format F] -pprof OUT.pb.gz -profile TYPE GOTRACE\n       tracecat [-format F] -pprof OUT.pb.gz [-profile TYPE] FILE\n       tracecat [-format F] -timeline OUT.json FILE\n\nWith no FILE, tracecat summarises its built-in samples. -profile is needed\nfor a Go trace (cpu, net, sync, syscall or sched: there is no default, as\ngo tool trace -pprof=TYPE has none), optional for an sp-rtrace report (one\nresource type; without it, every type), refused for the other formats.", stderr)
+	cmd := cli.New("tracecat", "usage: tracecat [-format auto|apitrace|xray|gotrace|leaktext|cbf] [FILE...]\n       tracecat [-format F] -pprof OUT.pb.gz -profile TYPE GOTRACE\n       tracecat [-format F] -pprof OUT.pb.gz [-profile TYPE] [-instr_map BIN] FILE\n       tracecat [-format F] -timeline OUT.json [-instr_map BIN] FILE\n\nWith no FILE, tracecat summarises its built-in samples. -profile is needed\nfor a Go trace (cpu, net, sync, syscall or sched: there is no default, as\ngo tool trace -pprof=TYPE has none), optional for an sp-rtrace report (one\nresource type; without it, every type), refused for the other formats.", stderr)
 	name := cmd.Flags.String("format", "auto", "format of the files: auto, apitrace, xray, gotrace, leaktext or cbf")
 	pprofOut := cmd.Flags.String("pprof", "", "write a pprof profile of FILE to `OUT` (go tool pprof reads it) instead of a summary")
 	profile := cmd.Flags.String("profile", "", "with -pprof, which profile: `TYPE` cpu, net, sync, syscall or sched of a Go trace (needed), a resource type of an sp-rtrace report (optional)")
+	mapPath := cmd.Flags.String("instr_map", "", "with -pprof or -timeline of an XRay log, name its functions from `BIN`, the instrumented binary, or from llvm-xray extract's instrumentation map")
 	timeline := cmd.Flags.String("timeline", "", "write a timeline of FILE as Chrome trace-event JSON to `OUT` (Perfetto and chrome://tracing open it) instead of a summary")
 	if ok, code := cmd.Parse(args); !ok {
 		return code
@@ -132,16 +135,18 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if !ok && *name != "auto" {
 		return cmd.BadUsage("unknown format %q", *name)
 	}
-	if *pprofOut != "" || *timeline != "" || *profile != "" {
+	if *pprofOut != "" || *timeline != "" || *profile != "" || *mapPath != "" {
 		switch {
 		case *pprofOut != "" && *timeline != "":
 			return cmd.BadUsage("-pprof and -timeline: one at a time")
 		case *profile != "" && *pprofOut == "":
 			return cmd.BadUsage("-profile goes with -pprof")
+		case *mapPath != "" && *pprofOut == "" && *timeline == "":
+			return cmd.BadUsage("-instr_map goes with -pprof or -timeline")
 		case cmd.Flags.NArg() != 1:
 			return cmd.BadUsage("-pprof and -timeline take one FILE")
 		}
-		return convert(cmd, stderr, forced, cmd.Flags.Arg(0), *pprofOut, *profile, *timeline)
+		return convert(cmd, stderr, forced, cmd.Flags.Arg(0), *pprofOut, *timeline, *mapPath, options{profile: *profile})
 	}
 	out := bufio.NewWriter(stdout)
 	defer out.Flush()
