@@ -114,6 +114,12 @@ type gState struct {
 	ranges      ranges
 }
 
+// ready reports whether the goroutine of state s (nil: unknown) can take
+// the transition numbered seq of generation gen, which needs status from.
+func (s *gState) ready(from, gen, seq uint64) bool {
+	return s != nil && s.status == from && seqNext(gen, seq, s.seqGen, s.seq)
+}
+
 type pState struct {
 	status      uint64 // a wire status (procRunning…)
 	seqGen, seq uint64
@@ -126,6 +132,15 @@ type mState struct {
 	// gs caches the state of the goroutine last started here, so that
 	// its stop or block needs no lookup; it is g's only while gs.id == g.
 	gs *gState
+}
+
+// running returns the cached state of the thread's goroutine when it is
+// that goroutine's and running, else nil: then it must be looked up.
+func (ms *mState) running() *gState {
+	if s := ms.gs; s != nil && s.id == ms.g && s.status == goRunning {
+		return s
+	}
+	return nil
 }
 
 // noID marks a goroutine state out of the index: the cache is asked only
@@ -311,7 +326,7 @@ func (o *ordering) advance(ev *raw, tab *tables, m ThreadID, gen uint64, msp **m
 	switch ev.typ {
 	case gotraceraw.EvGoStart:
 		s := o.gs.get(int64(ev.args[0]))
-		if s == nil || s.status != goRunnable || !seqNext(gen, ev.args[1], s.seqGen, s.seq) {
+		if !s.ready(goRunnable, gen, ev.args[1]) {
 			return false, nil // maybe later
 		}
 		if c.m == NoThread || c.p == NoProc || c.g != NoGoroutine {
@@ -329,9 +344,10 @@ func (o *ordering) advance(ev *raw, tab *tables, m ThreadID, gen uint64, msp **m
 		}
 		// The goroutine is most often the one last started here.
 		var s *gState
-		if ms != nil && ms.gs != nil && ms.gs.id == c.g && ms.gs.status == goRunning {
-			s = ms.gs
-		} else {
+		if ms != nil {
+			s = ms.running()
+		}
+		if s == nil {
 			var err error
 			if s, err = o.running(ev, c, goRunning); err != nil {
 				return false, err
@@ -349,7 +365,7 @@ func (o *ordering) advance(ev *raw, tab *tables, m ThreadID, gen uint64, msp **m
 	// ...or is unblocked, by anything (sysmon too): no context to check.
 	case gotraceraw.EvGoUnblock:
 		s := o.gs.get(int64(ev.args[0]))
-		if s == nil || s.status != goWaiting || !seqNext(gen, ev.args[1], s.seqGen, s.seq) {
+		if !s.ready(goWaiting, gen, ev.args[1]) {
 			return false, nil
 		}
 		s.status, s.seqGen, s.seq = goRunnable, gen, ev.args[1]
@@ -665,8 +681,7 @@ func (o *ordering) goSwitch(ev *raw, tab *tables, gen uint64, c schedCtx) (sched
 	}
 	nextID := GoID(ev.args[0])
 	ns := o.gs.get(int64(nextID))
-	ok := ns != nil
-	if !ok || ns.status != goWaiting || !seqNext(gen, ev.args[1], ns.seqGen, ns.seq) {
+	if !ns.ready(goWaiting, gen, ev.args[1]) {
 		return c, false, nil
 	}
 	o.push(ev, tab, c)

@@ -170,42 +170,109 @@ type batchSource interface {
 // next puts the next event into e, as Go's parser would return it: its
 // string and stack IDs checked and its time made later than the last.
 func (s *stream) next(src batchSource, e *Event) error {
-	// Order's common case first, in line: nothing queued, no CPU sample
-	// due, and the earliest thread's event can come next. An event that
-	// cannot come yet changes nothing, so order may try it again.
-	done := false
-	if !s.done && s.o.q.size == 0 && len(s.samples) == 0 && len(s.frontier) != 0 {
+	// Order's common case first, all in line, as a call costs more than
+	// the ordering of an event: nothing queued, no CPU sample due, and the
+	// earliest thread's event can come next. An event that cannot come
+	// yet changes nothing, so order may try it again. (When the trace is
+	// done the frontier is empty.)
+	if len(s.frontier) != 0 && s.o.q.size == 0 && len(s.samples) == 0 {
 		c := s.frontier[0]
-		s.o.out = e // the queue is empty: the first event out goes to e
-		ok, err := s.o.advance(&c.ev, s.gen.tab, c.m, s.gen.gen, &c.ms)
-		if err != nil {
-			return &FormatError{Offset: c.ev.off, Gen: s.gen.gen, M: c.m, Err: err}
-		}
-		if ok {
-			more, err := c.next(&s.gen)
-			if err != nil {
-				return err // before the event, as Go's parser
-			}
-			if more {
-				// The root's time only grew; mostly it stays the root,
-				// which the first children tell without a call.
-				h := s.frontier
-				if t := c.ev.time; len(h) > 1 && h[1].ev.time < t || len(h) > 2 && h[2].ev.time < t {
-					siftDown(h, 0)
+		ev := &c.ev
+		ok := false
+		// advance's commonest cases, on a thread whose state it has looked up
+		// and in the context they need: a goroutine starts, blocks or stops,
+		// or is unblocked. advance takes the others, lookups and errors.
+		if ms := c.ms; ms != nil {
+			switch ev.typ {
+			case gotraceraw.EvGoStart:
+				if ms.p != NoProc && ms.g == NoGoroutine {
+					if gs := s.o.gs.get(int64(ev.args[0])); gs.ready(goRunnable, s.gen.gen, ev.args[1]) {
+						gs.status, gs.seqGen, gs.seq = goRunning, s.gen.gen, ev.args[1]
+						e.fill(ev, s.gen.tab, schedCtx{g: NoGoroutine, p: ms.p, m: c.m})
+						ms.g, ms.gs = GoID(ev.args[0]), gs
+						ok = true
+					}
 				}
-			} else {
-				s.frontier = heapRemove(s.frontier, 0)
+			case gotraceraw.EvGoBlock, gotraceraw.EvGoStop:
+				if ms.p != NoProc && ms.g != NoGoroutine {
+					if gs := ms.running(); gs != nil {
+						gs.status = goWaiting
+						if ev.typ == gotraceraw.EvGoStop {
+							gs.status = goRunnable
+						}
+						e.fill(ev, s.gen.tab, schedCtx{g: ms.g, p: ms.p, m: c.m})
+						ms.g = NoGoroutine
+						ok = true
+					}
+				}
+			case gotraceraw.EvGoUnblock:
+				if gs := s.o.gs.get(int64(ev.args[0])); gs.ready(goWaiting, s.gen.gen, ev.args[1]) {
+					gs.status, gs.seqGen, gs.seq = goRunnable, s.gen.gen, ev.args[1]
+					e.fill(ev, s.gen.tab, schedCtx{g: ms.g, p: ms.p, m: c.m})
+					ok = true
+				}
 			}
-			done = true
+		}
+		if !ok {
+			s.o.out = e // the queue is empty: the first event out goes to e
+			var err error
+			if ok, err = s.o.advance(ev, s.gen.tab, c.m, s.gen.gen, &c.ms); err != nil {
+				return &FormatError{Offset: ev.off, Gen: s.gen.gen, M: c.m, Err: err}
+			}
+			if !ok {
+				s.o.out = nil
+				goto order
+			}
+		}
+		// The thread's next event. The common one in line: a known timed
+		// type whose values take one to three bytes each (a sequence number
+		// passes 2^14 in a busy goroutine's generation), all in the batch;
+		// the cursor takes the others, and the batch's end.
+		more := true
+		var err error
+		if data := c.data; len(data) != 0 && c.lastTs != 0 && s.gen.tab.whole != 0 {
+			if ti := &info[data[0]]; ti.timed && len(data) >= 1+3*(1+int(ti.nargs)) {
+				dt, p := short(data, 1)
+				if p == 0 {
+					goto cursor
+				}
+				args := c.ev.args[:ti.nargs]
+				for i := range args {
+					v, n := short(data, p)
+					if n == 0 {
+						goto cursor
+					}
+					args[i], p = v, n
+				}
+				c.ev.typ, c.ev.off = gotraceraw.EventType(data[0]), c.base
+				c.ev.time = Time(dt)*s.gen.tab.whole + c.lastTs
+				c.lastTs = c.ev.time
+				c.data, c.base = data[p:], c.base+int64(p)
+				goto heap
+			}
+		}
+	cursor:
+		if more, err = c.next(&s.gen); err != nil {
+			return err // before the event, as Go's parser
+		}
+	heap:
+		if more {
+			// The root's time only grew; mostly it stays the root, which the
+			// first children tell without a call.
+			h := s.frontier
+			if t := c.ev.time; len(h) > 1 && h[1].ev.time < t || len(h) > 2 && h[2].ev.time < t {
+				siftDown(h, 0)
+			}
 		} else {
-			s.o.out = nil
+			s.frontier = heapRemove(s.frontier, 0)
 		}
+		goto check
 	}
-	if !done {
-		if err := s.order(src, e); err != nil {
-			return err
-		}
+order:
+	if err := s.order(src, e); err != nil {
+		return err
 	}
+check:
 	// The event's string and stack IDs must be in its generation's
 	// tables. A Sync's type (EvNone) has none, nor a CPU sample's, whose
 	// stack is checked apart.
@@ -627,6 +694,8 @@ type cursor struct {
 }
 
 // next reads the thread's next event into c.ev; false when there is none.
+// The stream's next reads the common events in line, apart from the
+// batch's first.
 func (c *cursor) next(g *generation) (bool, error) {
 	for len(c.data) == 0 {
 		// The batch is done (or empty): the next one starts from its
@@ -647,35 +716,6 @@ func (c *cursor) next(g *generation) (bool, error) {
 	}
 	data := c.data
 	c.ev.off = c.base
-	// The common event in line: a known timed type whose values take one
-	// to three bytes each (a sequence number passes 2^14 in a busy
-	// goroutine's generation), all in the batch; decode takes the others.
-	if ti := &info[data[0]]; ti.timed && len(data) >= 1+3*(1+int(ti.nargs)) {
-		dt, p := short(data, 1)
-		if p == 0 {
-			goto slow
-		}
-		args := c.ev.args[:ti.nargs]
-		for i := range args {
-			v, n := short(data, p)
-			if n == 0 {
-				goto slow
-			}
-			args[i], p = v, n
-		}
-		c.ev.typ = gotraceraw.EventType(data[0])
-		// A short delta in integers when the tick is whole nanoseconds:
-		// the float conversions cost more than the multiply.
-		if w := g.tab.whole; w != 0 {
-			c.ev.time = Time(dt)*w + c.lastTs
-		} else {
-			c.ev.time = g.tab.ns(dt) + c.lastTs
-		}
-		c.lastTs = c.ev.time
-		c.data, c.base = data[p:], c.base+int64(p)
-		return true, nil
-	}
-slow:
 	n, dt, err := decode(data, &c.ev)
 	if err != nil {
 		return false, &FormatError{Offset: c.ev.off, Gen: g.gen, M: c.m, Err: err}
