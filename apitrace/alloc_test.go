@@ -26,10 +26,10 @@ func synthetic(t testing.TB, calls int) []byte {
 		t.Fatal(err)
 	}
 	for i := 0; i < calls; i++ {
-		arr := Value{Kind: KindArray, Elems: []Value{Float32(1), Float32(2), {Kind: KindStruct, Struct: st, Elems: []Value{Int(-1), Blob(blob[:i%2000])}}}}
+		arr := Array(Float32(1), Float32(2), Struct(st, Int(-1), Blob(blob[:i%2000])))
 		ev := Event{Kind: Enter, Call: uint64(3 * i), Thread: uint64(i % 2), Sig: sig, Args: []Arg{
-			{0, arr}, {1, Value{Kind: KindEnum, Enum: en, Bits: uint64(i % 2)}},
-			{2, String([]byte("some string"))}, {3, Value{Kind: KindRepr, Elems: []Value{Uint(1), Pointer(2)}}},
+			{0, arr}, {1, Enum(en, int64(i%2))},
+			{2, String([]byte("some string"))}, {3, Repr(Uint(1), Pointer(2))},
 		}}
 		if i%3 == 0 {
 			ev.Backtrace = []*Frame{fr}
@@ -37,7 +37,7 @@ func synthetic(t testing.TB, calls int) []byte {
 		if err := w.Write(&ev); err != nil {
 			t.Fatal(err)
 		}
-		if err := w.Write(&Event{Kind: Leave, Call: uint64(3 * i), Ret: Value{Kind: KindBitmask, Bitmask: bm, Bits: 3}}); err != nil {
+		if err := w.Write(&Event{Kind: Leave, Call: uint64(3 * i), Ret: Bitmask(bm, 3)}); err != nil {
 			t.Fatal(err)
 		}
 		// A frame end, and a pair of interleaved calls from two threads.
@@ -50,7 +50,7 @@ func synthetic(t testing.TB, calls int) []byte {
 		if err := w.Write(&Event{Kind: Leave, Call: uint64(3*i + 1)}); err != nil {
 			t.Fatal(err)
 		}
-		if err := w.Write(&Event{Kind: Leave, Call: uint64(3*i + 2), Args: []Arg{{2, Value{Kind: KindWString, Elems: []Value{Uint('a')}}}}}); err != nil {
+		if err := w.Write(&Event{Kind: Leave, Call: uint64(3*i + 2), Args: []Arg{{2, WString(Uint('a'))}}}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -152,7 +152,7 @@ func TestSyntheticCalls(t *testing.T) {
 		}
 		if c.Name() == "glDrawThings" && c.Thread == 1 && c.No%3 == 2 {
 			// the interleaved call from thread 1, left last
-			if c.Args[2].Kind != KindWString {
+			if c.Args[2].Kind() != KindWString {
 				t.Fatalf("call %d: output arg %v", c.No, c.Args[2])
 			}
 		}

@@ -279,7 +279,7 @@ func TestWriterSignatures(t *testing.T) {
 		frame *Frame
 	}{{f1, e1, fr1}, {f1again, e2, fr2}, {f2, e2, fr1}, {f3, e1, fr2}, {f2, e1, fr1}}
 	for i, c := range calls {
-		arg := Arg{0, Value{Kind: KindEnum, Enum: c.enum, Bits: 1}}
+		arg := Arg{0, Enum(c.enum, 1)}
 		if err := w.Write(&Event{Kind: Enter, Call: uint64(i), Sig: c.sig, Args: []Arg{arg}, Backtrace: []*Frame{c.frame}}); err != nil {
 			t.Fatal(err)
 		}
@@ -300,7 +300,7 @@ func TestWriterSignatures(t *testing.T) {
 			t.Fatal(err)
 		}
 		got = append(got, fmt.Sprintf("%d %s%v %d %s %d %s", c.Sig.ID, c.Sig.Name, c.Sig.ArgNames,
-			c.Args[0].Enum.ID, c.Args[0].Enum.Values[0].Name, c.Backtrace[0].ID, c.Backtrace[0].Function))
+			c.Args[0].Enum().ID, c.Args[0].Enum().Values[0].Name, c.Backtrace[0].ID, c.Backtrace[0].Function))
 	}
 	want := []string{
 		"7 glFlush[e] 1 A 3 main",
@@ -395,7 +395,9 @@ func TestNilArguments(t *testing.T) {
 			"NewCallWriter": NewCallWriter, "NewDumper": NewDumper, "NewReader": NewReader,
 			"NewWriter": NewWriter, "Null": Null, "ParseCallSet": ParseCallSet,
 			"ParseDumpArgs": ParseDumpArgs, "ParseDumpVersion": ParseDumpVersion, "Pointer": Pointer, "ReadInfo": ReadInfo,
-			"ReadInfoFile": ReadInfoFile, "String": String, "Uint": Uint,
+			"ReadInfoFile": ReadInfoFile, "String": String, "Uint": Uint, "Scalar": Scalar,
+			"Enum": Enum, "Bitmask": Bitmask, "Array": Array, "WString": WString, "Struct": Struct,
+			"Repr": Repr,
 		},
 		Types: []any{
 			new(Arg), new(BitmaskFlag), new(BitmaskSig), new(Call), new(CallFlags),

@@ -193,9 +193,9 @@ func (c *CallReader) fast() (ok, short bool) {
 	if r.buf[i] != 0 {
 		return false, false
 	}
-	r.arena, r.bt = r.arena[:0], r.bt[:0]
-	r.values, r.holders = 0, 0 // they count what the arena holds
-	r.hasBT, r.nested = false, false
+	r.startValues()
+	r.bt = r.bt[:0]
+	r.hasBT = false
 	r.ev.Flags = 0
 	call := &c.call
 	*call = Call{No: r.nextCall}
@@ -251,16 +251,7 @@ func (c *CallReader) fast() (ok, short bool) {
 		call.Flags = r.ev.Flags
 	}
 	c.args = call.Args
-	if r.nested {
-		// The arena no longer moves: point composite values into it.
-		for k := range r.arena {
-			fixElems(&r.arena[k], r.arena)
-		}
-		for k := range call.Args {
-			fixElems(&call.Args[k], r.arena)
-		}
-		fixElems(&call.Ret, r.arena)
-	}
+	r.block = r.arena // the arena no longer moves
 	if enterBT {
 		if r.bt == nil {
 			r.bt = make([]*Frame, 0, 8)
@@ -301,9 +292,8 @@ func (c *CallReader) slot() *slot {
 }
 
 func (s *slot) enter(ev *Event) {
-	s.store.nodes = s.store.nodes[:0]
-	s.store.bytes = s.store.bytes[:0]
-	s.store.share, s.store.kept = true, false
+	s.store.reuse()
+	s.store.share = true
 	s.bt = s.bt[:0]
 	s.hasBT = ev.Backtrace != nil
 	s.bt = append(s.bt, ev.Backtrace...)
@@ -335,12 +325,12 @@ func (s *slot) leave(ev *Event) {
 func (s *slot) add(ev *Event) {
 	need := cloner{share: true}
 	for k := range ev.Args {
-		need.count(&ev.Args[k].Value)
+		need.count(ev.Args[k].Value)
 	}
-	need.count(&ev.Ret)
+	need.count(ev.Ret)
 	st := &s.store
-	if len(st.nodes)+need.nn > cap(st.nodes) || len(st.bytes)+need.nb > cap(st.bytes) {
-		s.grow(need.nn, need.nb)
+	if !st.fits(&need) {
+		s.grow(&need)
 	}
 	for k := range ev.Args {
 		a := &ev.Args[k]
@@ -349,7 +339,7 @@ func (s *slot) add(ev *Event) {
 		}
 		s.args[a.Index] = st.value(a.Value)
 	}
-	if ev.Ret.Kind != KindNone {
+	if ev.Ret.ref != nil {
 		s.call.Ret = st.value(ev.Ret)
 	}
 	s.call.Args = s.args
@@ -364,19 +354,23 @@ func (s *slot) add(ev *Event) {
 	}
 }
 
-// grow moves the slot's values into buffers with room for nn more nodes and
-// nb more bytes. The old buffers are left to the values copied from them.
-func (s *slot) grow(nn, nb int) {
+// grow moves the slot's values into buffers with room for what need
+// counted. The old buffers are left to the values copied from them.
+func (s *slot) grow(need *cloner) {
 	old := cloner{share: true}
 	for k := range s.args {
-		old.count(&s.args[k])
+		old.count(s.args[k])
 	}
-	old.count(&s.call.Ret)
+	old.count(s.call.Ret)
+	kept := s.store.kept
 	s.store = cloner{
-		nodes: make([]Value, 0, 2*(old.nn+nn)+16),
-		bytes: make([]byte, 0, 2*(old.nb+nb)+64),
+		nn:    2*(old.nn+need.nn) + 16,
+		ns:    2*(old.ns+need.ns) + 4,
+		nb:    2*(old.nb+need.nb) + 64,
 		share: true,
 	}
+	s.store.alloc()
+	s.store.kept = kept
 	for k := range s.args {
 		s.args[k] = s.store.value(s.args[k])
 	}

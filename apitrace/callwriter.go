@@ -90,7 +90,7 @@ func (c *CallWriter) add(call *Call) error {
 	no := c.w.calls
 	c.args = c.args[:0]
 	for k := range call.Args {
-		if call.Args[k].Kind != KindNone {
+		if call.Args[k].ref != nil {
 			c.args = append(c.args, Arg{Index: k, Value: call.Args[k]})
 		}
 	}

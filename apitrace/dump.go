@@ -1,6 +1,7 @@
 package apitrace
 
 import (
+	"math"
 	"fmt"
 	"io"
 	"os"
@@ -306,7 +307,7 @@ func (d *Dumper) Flags(c *Call) NameFlags {
 // flags is Flags for a call with a signature, whose Dumper entry is ds.
 func (d *Dumper) flags(c *Call, ds *dumpSig) NameFlags {
 	f := ds.flags
-	if ds.getError && c.Ret.Kind != KindNone && dumpToInt(&c.Ret) == 0 {
+	if ds.getError && c.Ret.ref != nil && dumpToInt(&c.Ret) == 0 {
 		f |= NameVerbose
 	}
 	return f
@@ -315,7 +316,7 @@ func (d *Dumper) flags(c *Call, ds *dumpSig) NameFlags {
 // dumpToInt converts a return value to a signed integer the way apitrace's
 // toSInt does for the kinds it defines, and gives 0 for the others.
 func dumpToInt(v *Value) int64 {
-	switch v.Kind {
+	switch v.Kind() {
 	case KindTrue:
 		return 1
 	case KindSInt, KindUInt, KindEnum, KindBitmask, KindPointer:
@@ -327,8 +328,8 @@ func dumpToInt(v *Value) int64 {
 		}
 		return int64(f)
 	case KindRepr:
-		if len(v.Elems) == 2 {
-			return dumpToInt(&v.Elems[1])
+		if e := v.Elems(); len(e) == 2 {
+			return dumpToInt(&e[1])
 		}
 	}
 	return 0
@@ -454,14 +455,14 @@ func (d *Dumper) appendCall(dst []byte, c *Call, f NameFlags, ds *dumpSig) []byt
 			var num [24]byte
 			dst = d.appendArgName(dst, i, string(strconv.AppendInt(append(num[:0], "arg"...), int64(i), 10)))
 		}
-		if c.Args[i].Kind == KindNone {
+		if c.Args[i].ref == nil {
 			dst = append(dst, '?')
 		} else {
 			dst = d.appendValue(dst, &c.Args[i])
 		}
 	}
 	dst = append(dst, ')')
-	if c.Ret.Kind != KindNone {
+	if c.Ret.ref != nil {
 		dst = append(dst, " = "...)
 		dst = d.appendValue(dst, &c.Ret)
 	}
@@ -564,20 +565,23 @@ func (d *Dumper) appendLiteral(dst []byte, s string) []byte {
 }
 
 func (d *Dumper) appendValue(dst []byte, v *Value) []byte {
-	if !d.opts.Color {
+	if k, ok := v.ref.(ValueKind); ok && !d.opts.Color {
 		// The usual kinds, with no colour escapes around them.
-		switch v.Kind {
+		switch k {
 		case KindFloat:
-			return appendDumpFloat(dst, v.Float32())
+			return appendDumpFloat(dst, math.Float32frombits(uint32(v.num)))
 		case KindUInt:
-			return strconv.AppendUint(dst, v.Uint(), 10)
+			return strconv.AppendUint(dst, v.num, 10)
 		case KindSInt:
-			return strconv.AppendInt(dst, v.Int(), 10)
+			return strconv.AppendInt(dst, int64(v.num), 10)
 		case KindPointer:
-			return appendDumpHex(dst, v.Uint())
+			return appendDumpHex(dst, v.num)
 		}
 	}
-	switch v.Kind {
+	if v.fromScalar() {
+		return dst // a composite kind made by Scalar: nothing to print
+	}
+	switch v.Kind() {
 	case KindNone:
 		return dst
 	case KindNull:
@@ -603,12 +607,12 @@ func (d *Dumper) appendValue(dst []byte, v *Value) []byte {
 		dst = appendDumpDouble(dst, v.Float64())
 		return append(dst, d.normal...)
 	case KindString:
-		return d.appendString(dst, v.Data)
+		return d.appendString(dst, v.Bytes())
 	case KindWString:
 		dst = append(dst, d.literal...)
 		dst = append(dst, 'L')
 		dst = append(dst, d.literal...)
-		dst = appendDumpWide(dst, v.Elems, d.newline)
+		dst = appendDumpWide(dst, v.Elems(), d.newline)
 		return append(dst, d.normal...)
 	case KindEnum:
 		dst = append(dst, d.literal...)
@@ -620,21 +624,22 @@ func (d *Dumper) appendValue(dst []byte, v *Value) []byte {
 		return append(dst, d.normal...)
 	case KindBitmask:
 		var flags []BitmaskFlag
-		if v.Bitmask != nil {
-			flags = v.Bitmask.Flags
+		if s := v.Bitmask(); s != nil {
+			flags = s.Flags
 		}
 		return appendDumpBitmask(dst, v.Uint(), flags, d.literal, d.normal)
 	case KindArray:
-		if len(v.Elems) == 1 {
+		elems := v.Elems()
+		if len(elems) == 1 {
 			dst = append(dst, '&')
-			return d.appendValue(dst, &v.Elems[0])
+			return d.appendValue(dst, &elems[0])
 		}
 		dst = append(dst, '{')
-		for i := range v.Elems {
+		for i := range elems {
 			if i > 0 {
 				dst = append(dst, ", "...)
 			}
-			dst = d.appendValue(dst, &v.Elems[i])
+			dst = d.appendValue(dst, &elems[i])
 		}
 		return append(dst, '}')
 	case KindStruct:
@@ -653,10 +658,10 @@ func (d *Dumper) appendValue(dst []byte, v *Value) []byte {
 	case KindBlob:
 		dst = append(dst, d.pointer...)
 		if d.opts.Blobs {
-			dst = d.appendBlobFile(dst, v.Data)
+			dst = d.appendBlobFile(dst, v.Bytes())
 		} else {
 			dst = append(dst, "blob("...)
-			dst = strconv.AppendUint(dst, uint64(len(v.Data)), 10)
+			dst = strconv.AppendUint(dst, uint64(len(v.Bytes())), 10)
 			dst = append(dst, ')')
 		}
 		return append(dst, d.normal...)
@@ -666,11 +671,12 @@ func (d *Dumper) appendValue(dst []byte, v *Value) []byte {
 		return append(dst, d.normal...)
 	case KindRepr:
 		// apitrace's blob dumper, from 12.0 on, prints the machine form.
-		if d.opts.Blobs && d.opts.Compat != Dump11 && len(v.Elems) > 1 {
-			return d.appendValue(dst, &v.Elems[1])
+		elems := v.Elems()
+		if d.opts.Blobs && d.opts.Compat != Dump11 && len(elems) > 1 {
+			return d.appendValue(dst, &elems[1])
 		}
-		if len(v.Elems) > 0 {
-			return d.appendValue(dst, &v.Elems[0])
+		if len(elems) > 0 {
+			return d.appendValue(dst, &elems[0])
 		}
 		return dst
 	}
@@ -681,13 +687,14 @@ func (d *Dumper) appendValue(dst []byte, v *Value) []byte {
 // flattening anonymous (unnamed) struct members into the list. more says
 // whether a member was already printed, so that a separator is needed.
 func (d *Dumper) appendMembers(dst []byte, v *Value, more bool) ([]byte, bool) {
-	for i := range v.Elems {
+	elems, sig := v.Elems(), v.Struct()
+	for i := range elems {
 		name := ""
-		if v.Struct != nil && i < len(v.Struct.Members) {
-			name = cstr(v.Struct.Members[i])
+		if sig != nil && i < len(sig.Members) {
+			name = cstr(sig.Members[i])
 		}
-		m := &v.Elems[i]
-		if name == "" && m.Kind == KindStruct {
+		m := &elems[i]
+		if name == "" && m.Kind() == KindStruct {
 			dst, more = d.appendMembers(dst, m, more)
 			continue
 		}
@@ -707,7 +714,7 @@ func (d *Dumper) appendMembers(dst []byte, v *Value, more bool) ([]byte, bool) {
 // the enum's value. Big signatures (GL's GLenum has thousands of names)
 // get an index, built once per signature.
 func (d *Dumper) enumName(v *Value) (string, bool) {
-	sig := v.Enum
+	sig := v.Enum()
 	if sig == nil {
 		return "", false
 	}
@@ -760,18 +767,19 @@ func (d *Dumper) appendBlobFile(dst, data []byte) []byte {
 // dumpGUID recognises apitrace's GUID special case: a struct named GUID
 // with four members (Data1, Data2, Data3, and Data4 an array of 8 bytes).
 func dumpGUID(v *Value) (g [16]byte, ok bool) {
-	if v.Struct == nil || cstr(v.Struct.Name) != "GUID" || len(v.Elems) != 4 {
+	sig, elems := v.Struct(), v.Elems()
+	if sig == nil || cstr(sig.Name) != "GUID" || len(elems) != 4 {
 		return g, false
 	}
-	data4 := &v.Elems[3]
-	if data4.Kind != KindArray || len(data4.Elems) != 8 {
+	data4 := elems[3].Elems()
+	if elems[3].Kind() != KindArray || len(data4) != 8 {
 		return g, false
 	}
-	d1, d2, d3 := uint32(v.Elems[0].Bits), uint16(v.Elems[1].Bits), uint16(v.Elems[2].Bits)
+	d1, d2, d3 := uint32(elems[0].Bits()), uint16(elems[1].Bits()), uint16(elems[2].Bits())
 	g[0], g[1], g[2], g[3] = byte(d1>>24), byte(d1>>16), byte(d1>>8), byte(d1)
 	g[4], g[5], g[6], g[7] = byte(d2>>8), byte(d2), byte(d3>>8), byte(d3)
-	for i := range data4.Elems {
-		g[8+i] = byte(data4.Elems[i].Bits)
+	for i := range data4 {
+		g[8+i] = byte(data4[i].Bits())
 	}
 	return g, true
 }

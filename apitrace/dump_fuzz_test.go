@@ -99,13 +99,13 @@ func namesHoldNewline(c *Call) bool {
 	}
 	var value func(v *Value) bool
 	value = func(v *Value) bool {
-		if v.Enum != nil && slices.ContainsFunc(v.Enum.Values, func(e EnumValue) bool { return nl(e.Name) }) ||
-			v.Bitmask != nil && slices.ContainsFunc(v.Bitmask.Flags, func(f BitmaskFlag) bool { return nl(f.Name) }) ||
-			v.Struct != nil && (nl(v.Struct.Name) || slices.ContainsFunc(v.Struct.Members, nl)) {
+		if v.Enum() != nil && slices.ContainsFunc(v.Enum().Values, func(e EnumValue) bool { return nl(e.Name) }) ||
+			v.Bitmask() != nil && slices.ContainsFunc(v.Bitmask().Flags, func(f BitmaskFlag) bool { return nl(f.Name) }) ||
+			v.Struct() != nil && (nl(v.Struct().Name) || slices.ContainsFunc(v.Struct().Members, nl)) {
 			return true
 		}
-		for i := range v.Elems {
-			if value(&v.Elems[i]) {
+		for i := range v.Elems() {
+			if value(&v.Elems()[i]) {
 				return true
 			}
 		}

@@ -17,26 +17,26 @@ func handCalls() (calls []Call, want string) {
 
 	initialize := &FunctionSig{Name: "eglInitialize", ArgNames: []string{"dpy", "major", "minor"}}
 	calls = append(calls, Call{No: 1, Sig: initialize, Args: []Value{Pointer(0x5565facc49e0),
-		{Kind: KindArray, Elems: []Value{Uint(1)}}, {Kind: KindArray, Elems: []Value{Uint(5)}}},
-		Ret: Value{Kind: KindEnum, Bits: 1, Enum: egl}})
+		Array(Uint(1)), Array(Uint(5))},
+		Ret: Enum(egl, 1)})
 	want += "1 eglInitialize(dpy = 0x5565facc49e0, major = &1, minor = &5) = EGL_TRUE\n"
 
 	surface := &FunctionSig{Name: "eglCreateWindowSurface", ArgNames: []string{"dpy", "config", "win", "attrib_list"}}
 	calls = append(calls, Call{No: 6, Sig: surface, Args: []Value{Pointer(0x5565facc49e0), Pointer(0x5565fad5c720),
-		Pointer(0x200002), {Kind: KindArray}}, Ret: Pointer(0x5565faf4e100)})
+		Pointer(0x200002), Array()}, Ret: Pointer(0x5565faf4e100)})
 	want += "6 eglCreateWindowSurface(dpy = 0x5565facc49e0, config = 0x5565fad5c720, win = 0x200002, attrib_list = {}) = 0x5565faf4e100\n"
 
 	pname := &EnumSig{Values: []EnumValue{{"GL_RED_BITS", 0x0D52}}}
 	getIntegerv := &FunctionSig{Name: "glGetIntegerv", ArgNames: []string{"pname", "params"}}
-	calls = append(calls, Call{No: 7, Sig: getIntegerv, Args: []Value{{Kind: KindEnum, Bits: 0x0D52, Enum: pname}, {}}, Incomplete: true})
+	calls = append(calls, Call{No: 7, Sig: getIntegerv, Args: []Value{Enum(pname, 0x0D52), {}}, Incomplete: true})
 	want += "7 glGetIntegerv(pname = GL_RED_BITS, params = ?) // incomplete\n"
 
 	visual := &StructSig{Name: "XVisualInfo", Members: []string{"visual", "visualid", "screen", "depth", "c_class",
 		"red_mask", "green_mask", "blue_mask", "colormap_size", "bits_per_rgb"}}
 	getVisual := &FunctionSig{Name: "glXGetVisualFromFBConfig", ArgNames: []string{"dpy", "config"}}
 	calls = append(calls, Call{No: 2, Sig: getVisual, Args: []Value{Pointer(0xa7d2a0), Pointer(0xa9c480)},
-		Ret: Value{Kind: KindArray, Elems: []Value{{Kind: KindStruct, Struct: visual, Elems: []Value{
-			Pointer(0xa88178), Uint(154), Uint(0), Uint(24), Uint(4), Uint(16711680), Uint(65280), Uint(255), Uint(256), Uint(8)}}}}})
+		Ret: Array(Struct(visual,
+			Pointer(0xa88178), Uint(154), Uint(0), Uint(24), Uint(4), Uint(16711680), Uint(65280), Uint(255), Uint(256), Uint(8)))})
 	want += "2 glXGetVisualFromFBConfig(dpy = 0xa7d2a0, config = 0xa9c480) = &{visual = 0xa88178, visualid = 154, screen = 0, depth = 24, c_class = 4, red_mask = 16711680, green_mask = 65280, blue_mask = 255, colormap_size = 256, bits_per_rgb = 8}\n"
 
 	ortho := &FunctionSig{Name: "glOrtho", ArgNames: []string{"left", "right", "bottom", "top", "zNear", "zFar"}}
@@ -50,8 +50,8 @@ func handCalls() (calls []Call, want string) {
 	// glGetError() = GL_NO_ERROR is verbose and hidden; another error is not.
 	glenum := &EnumSig{Values: []EnumValue{{"GL_NO_ERROR", 0}, {"GL_INVALID_ENUM", 0x0500}}}
 	getError := &FunctionSig{Name: "glGetError"}
-	calls = append(calls, Call{No: 20, Sig: getError, Ret: Value{Kind: KindEnum, Enum: glenum}})
-	calls = append(calls, Call{No: 21, Sig: getError, Ret: Value{Kind: KindEnum, Bits: 0x0500, Enum: glenum}})
+	calls = append(calls, Call{No: 20, Sig: getError, Ret: Enum(glenum, 0)})
+	calls = append(calls, Call{No: 21, Sig: getError, Ret: Enum(glenum, 0x0500)})
 	want += "21 glGetError() = GL_INVALID_ENUM\n"
 
 	// Verbose by name.
@@ -109,12 +109,12 @@ func TestDumperValueKinds(t *testing.T) {
 	}
 	f := &FunctionSig{Name: "f", ArgNames: []string{"a"}}
 	call := Call{No: 1, Thread: 26, Sig: f, Args: []Value{
-		{Kind: KindStruct, Struct: guid, Elems: []Value{Uint(0x01234567), Uint(0x89ab), Uint(0xcdef), {Kind: KindArray, Elems: data4}}},
-		{Kind: KindStruct, Struct: outer, Elems: []Value{Uint(1), {Kind: KindStruct, Struct: inner, Elems: []Value{Uint(2), Uint(3)}}, Uint(4)}},
-		{Kind: KindBitmask, Bitmask: mask, Bits: 7},
-		{Kind: KindRepr, Elems: []Value{String([]byte("human")), Blob([]byte("machine"))}},
-		{Kind: KindWString, Elems: []Value{Uint('w'), Uint(0xe9)}},
-		{Kind: KindSInt, Bits: 1 << 63},
+		Struct(guid, Uint(0x01234567), Uint(0x89ab), Uint(0xcdef), Array(data4...)),
+		Struct(outer, Uint(1), Struct(inner, Uint(2), Uint(3)), Uint(4)),
+		Bitmask(mask, 7),
+		Repr(String([]byte("human")), Blob([]byte("machine"))),
+		WString(Uint('w'), Uint(0xe9)),
+		Scalar(KindSInt, 1<<63),
 		Blob(make([]byte, 600000)),
 		Null(), Bool(true), Bool(false),
 	}}
@@ -124,7 +124,7 @@ func TestDumperValueKinds(t *testing.T) {
 		unknown[i] = Uint(0)
 	}
 	unknown[0], unknown[7] = Uint(0xc0), Uint(0x46)
-	call.Args = append(call.Args, Value{Kind: KindStruct, Struct: guid, Elems: []Value{Uint(0), Uint(0), Uint(0), {Kind: KindArray, Elems: unknown}}})
+	call.Args = append(call.Args, Struct(guid, Uint(0), Uint(0), Uint(0), Array(unknown...)))
 	var out bytes.Buffer
 	d := NewDumper(&out, DumpOptions{ThreadIDs: true, NoCallNos: true, NoArgNames: true, NoMultiline: true})
 	d.Call(&call)

@@ -186,7 +186,7 @@ func appendDumpEscaped(dst, s []byte, nl string) (_ []byte, ended bool) {
 func appendDumpWide(dst []byte, units []Value, nl string) []byte {
 	dst = append(dst, '"')
 	for i := range units {
-		c := uint32(units[i].Bits)
+		c := uint32(units[i].Bits())
 		if c == 0 {
 			break
 		}

@@ -163,7 +163,7 @@ func ExampleWriter() {
 			fmt.Print(call.Sig.ArgNames[i], " = ", a.Float32())
 		}
 		fmt.Print(")")
-		if call.Ret.Kind != apitrace.KindNone {
+		if call.Ret.Kind() != apitrace.KindNone {
 			fmt.Print(" = ", call.Ret.Uint())
 		}
 		fmt.Println()

@@ -116,20 +116,20 @@ func renderCall(sb *strings.Builder, c *Call) {
 // renderValue spells out a value, its signatures by id (their content
 // is checked elsewhere).
 func renderValue(sb *strings.Builder, v *Value) {
-	fmt.Fprintf(sb, "%v:%x:%q", v.Kind, v.Bits, v.Data)
-	if v.Enum != nil {
-		fmt.Fprintf(sb, "enum%d", v.Enum.ID)
+	fmt.Fprintf(sb, "%v:%x:%q", v.Kind(), v.Bits(), v.Bytes())
+	if v.Enum() != nil {
+		fmt.Fprintf(sb, "enum%d", v.Enum().ID)
 	}
-	if v.Bitmask != nil {
-		fmt.Fprintf(sb, "bitmask%d", v.Bitmask.ID)
+	if v.Bitmask() != nil {
+		fmt.Fprintf(sb, "bitmask%d", v.Bitmask().ID)
 	}
-	if v.Struct != nil {
-		fmt.Fprintf(sb, "struct%d", v.Struct.ID)
+	if v.Struct() != nil {
+		fmt.Fprintf(sb, "struct%d", v.Struct().ID)
 	}
-	if len(v.Elems) > 0 {
+	if len(v.Elems()) > 0 {
 		sb.WriteByte('{')
-		for i := range v.Elems {
-			renderValue(sb, &v.Elems[i])
+		for i := range v.Elems() {
+			renderValue(sb, &v.Elems()[i])
 			sb.WriteByte(',')
 		}
 		sb.WriteByte('}')

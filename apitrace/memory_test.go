@@ -269,7 +269,7 @@ func TestArrayAtDefaultLimit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(ev.Args) != 1 || len(ev.Args[0].Value.Elems) != 1<<22 {
+	if len(ev.Args) != 1 || len(ev.Args[0].Value.Elems()) != 1<<22 {
 		t.Fatalf("%d arguments, want one array of 2^22 elements", len(ev.Args))
 	}
 	// The Writer counts as the Reader does: the event is accepted, and
@@ -284,7 +284,7 @@ func TestArrayAtDefaultLimit(t *testing.T) {
 		t.Errorf("Check of the array of 2^22 integers: %v", err)
 	}
 	over := *ev
-	over.Ret = Value{Kind: KindUInt, Bits: 1}
+	over.Ret = Uint(1)
 	if err := w.Check(&over); !errors.Is(err, ErrInvalid) {
 		t.Errorf("Check with one more value: %v, want ErrInvalid", err)
 	}
@@ -311,7 +311,7 @@ func TestWriterStringHeldOnce(t *testing.T) {
 					if w, err = NewCallWriter(&out, h); err != nil {
 						return
 					}
-					if err = w.Write(&Call{Sig: sig, Args: []Value{{Kind: KindString, Data: big}, {Kind: KindBlob, Data: big[1:]}}}); err != nil {
+					if err = w.Write(&Call{Sig: sig, Args: []Value{String(big), Blob(big[1:])}}); err != nil {
 						return
 					}
 					err = w.Close()
@@ -321,7 +321,7 @@ func TestWriterStringHeldOnce(t *testing.T) {
 				if w, err = NewWriter(&out, h); err != nil {
 					return
 				}
-				ev := &Event{Kind: Enter, Sig: sig, Args: []Arg{{Index: 0, Value: Value{Kind: KindString, Data: big}}, {Index: 1, Value: Value{Kind: KindBlob, Data: big[1:]}}}}
+				ev := &Event{Kind: Enter, Sig: sig, Args: []Arg{{Index: 0, Value: String(big)}, {Index: 1, Value: Blob(big[1:])}}}
 				if err = w.Write(ev); err != nil {
 					return
 				}
@@ -345,7 +345,7 @@ func TestWriterStringHeldOnce(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%v calls=%v: reading back: %v", c, calls, err)
 			}
-			if len(call.Args) != 2 || !bytes.Equal(call.Args[0].Data, big) || !bytes.Equal(call.Args[1].Data, big[1:]) {
+			if len(call.Args) != 2 || !bytes.Equal(call.Args[0].Bytes(), big) || !bytes.Equal(call.Args[1].Bytes(), big[1:]) {
 				t.Errorf("%v calls=%v: the strings read back differ", c, calls)
 			}
 		}
@@ -363,11 +363,11 @@ func TestWriterBigStringRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	small := &Event{Kind: Enter, Sig: sig, Args: []Arg{{Index: 0, Value: Value{Kind: KindString, Data: []byte("a")}}}}
+	small := &Event{Kind: Enter, Sig: sig, Args: []Arg{{Index: 0, Value: String([]byte("a"))}}}
 	if err := w.Write(small); err != nil {
 		t.Fatal(err)
 	}
-	bad := &Event{Kind: Enter, Call: 1, Sig: sig, Args: []Arg{{Index: 0, Value: Value{Kind: KindString, Data: big}}, {Index: 1, Value: Value{Kind: ValueKind(200)}}}}
+	bad := &Event{Kind: Enter, Call: 1, Sig: sig, Args: []Arg{{Index: 0, Value: String(big)}, {Index: 1, Value: Scalar(ValueKind(200), 0)}}}
 	if err := w.Write(bad); !errors.Is(err, ErrInvalid) {
 		t.Fatalf("%v, want ErrInvalid", err)
 	}

@@ -21,6 +21,10 @@ const (
 	DefaultMaxChunkSize = 64 << 20  // decompressed bytes in one snappy chunk
 )
 
+// maxMaxValues is the largest MaxValues taken: an event's values, their
+// holders and the structs' signature nodes stay below 2^32.
+const maxMaxValues = 1 << 30
+
 // errShort is internal: the window ended inside an item and more of the
 // stream is needed.
 var errShort = errors.New("apitrace: short window")
@@ -48,7 +52,7 @@ var errShort = errors.New("apitrace: short window")
 type Reader struct {
 	MaxDataLen   int // bytes in one string or blob; 0 means DefaultMaxDataLen
 	MaxArrayLen  int // elements in one array or wide string; 0 means DefaultMaxArrayLen
-	MaxValues    int // values in one event, and as many arrays, structs and reprs holding them; 0 means DefaultMaxValues
+	MaxValues    int // values in one event, and as many arrays, structs and reprs holding them; 0 means DefaultMaxValues, above 2^30 means 2^30
 	MaxDepth     int // nesting of arrays, structs and reprs; 0 means DefaultMaxDepth
 	MaxEntries   int // names in one signature, header properties, argument index; 0 means DefaultMaxEntries
 	MaxFrames    int // frames in one backtrace; 0 means DefaultMaxFrames
@@ -94,6 +98,10 @@ type Reader struct {
 
 	// per-event scratch
 	arena []Value // every composite value's node and children
+	// block is the arena once the event is parsed: the composite values
+	// of the event point to it (the arena may move while it is parsed).
+	block []Value
+	datas [][]byte // the slices the event's strings and blobs point to
 	// need is how many bytes from the current event's start the window
 	// must hold before the event is parsed again (0: not known), so that
 	// a large string or array is waited for in one growth of the window.
@@ -116,9 +124,6 @@ type Reader struct {
 	// and the return value to dst.Ret, in place, instead of to args and
 	// ev.Ret.
 	dst *Call
-	// nested is set when a composite value is parsed: the fast path
-	// has Elems to fix only then.
-	nested bool
 	// values and holders count the event's values and the composite
 	// values holding them, as reserve describes.
 	values, holders int
@@ -190,7 +195,8 @@ func (r *Reader) Reset(in io.Reader) error {
 	}
 	r.maxString = orDefault(r.MaxDataLen, DefaultMaxDataLen)
 	r.maxArray = orDefault(r.MaxArrayLen, DefaultMaxArrayLen)
-	r.maxValues = orDefault(r.MaxValues, DefaultMaxValues)
+	// A composite Value counts its children's place in 32 bits.
+	r.maxValues = min(orDefault(r.MaxValues, DefaultMaxValues), maxMaxValues)
 	r.maxDepth = orDefault(r.MaxDepth, DefaultMaxDepth)
 	r.maxCount = orDefault(r.MaxEntries, DefaultMaxEntries)
 	r.maxFrames = orDefault(r.MaxFrames, DefaultMaxFrames)
@@ -296,7 +302,7 @@ func (r *Reader) next() error {
 				if r.ev.Kind == Enter {
 					r.nextCall++
 				}
-				r.finish(0, 0)
+				r.finish()
 				return nil
 			}
 			if err != errShort {
@@ -629,9 +635,16 @@ func (r *Reader) header(i int) (int, error) {
 
 // --- events ---------------------------------------------------------------
 
-func (r *Reader) event(i int) (int, error) {
+// startValues empties the per-event value scratch for a new event.
+func (r *Reader) startValues() {
 	r.arena = r.arena[:0]
+	clear(r.datas) // they may hold a window a pending call was given
+	r.datas = r.datas[:0]
 	r.values, r.holders = 0, 0
+}
+
+func (r *Reader) event(i int) (int, error) {
+	r.startValues()
 	r.args = r.args[:0]
 	r.bt = r.bt[:0]
 	r.hasBT = false
@@ -732,38 +745,16 @@ func (r *Reader) details(i int) (int, error) {
 	}
 }
 
-// finish points the composite values' Elems into the arena, now that it
-// no longer moves, and fills in the event's slices. Only the arena nodes
-// from index arena0 on and the args from args0 on are new.
-func (r *Reader) finish(arena0, args0 int) {
-	for k := arena0; k < len(r.arena); k++ {
-		fixElems(&r.arena[k], r.arena)
-	}
-	for k := args0; k < len(r.args); k++ {
-		fixElems(&r.args[k].Value, r.arena)
-	}
-	fixElems(&r.ev.Ret, r.arena)
-	r.ev.Args = r.args[args0:]
+// finish gives the composite values the arena, now that it no longer
+// moves, and fills in the event's slices.
+func (r *Reader) finish() {
+	r.block = r.arena
+	r.ev.Args = r.args
 	if r.hasBT {
 		if r.bt == nil {
 			r.bt = make([]*Frame, 0, 8)
 		}
 		r.ev.Backtrace = r.bt
-	}
-}
-
-// While an event is parsed, a composite value keeps its children's place in
-// the arena in Bits (first index in the low half, count in the high half).
-func fixElems(v *Value, arena []Value) {
-	switch v.Kind {
-	case KindArray, KindStruct, KindRepr, KindWString:
-		if v.Elems != nil {
-			return // fixed already
-		}
-		lo := int(uint32(v.Bits))
-		hi := lo + int(v.Bits>>32)
-		v.Elems = arena[lo:hi:hi]
-		v.Bits = 0
 	}
 }
 
@@ -874,14 +865,15 @@ func (r *Reader) backtrace(i int) (int, error) {
 
 // reserve adds n zero value nodes to the arena, for the children of a
 // composite value (of an argument or return value when top is set), and
-// returns the index of the first. Children are parsed in place there, so
-// that a value is built once, where it stays.
+// returns the index of the first; for a struct (sig set) one more node
+// goes before them, for its signature. Children are parsed in place
+// there, so that a value is built once, where it stays.
 //
 // Every node holds at least one value that holds no other (an empty array
 // is one), so r.values counts each node not yet parsed as one: the limit
 // of the Reader's doc is then checked before the nodes are built. The n
 // children of a composite node replace the one it counted for.
-func (r *Reader) reserve(i, n int, top bool) (int, error) {
+func (r *Reader) reserve(i, n int, top bool, sig *StructSig) (int, error) {
 	first := len(r.arena)
 	more := n
 	if !top && n > 0 {
@@ -895,7 +887,10 @@ func (r *Reader) reserve(i, n int, top bool) (int, error) {
 		return 0, r.fail(i, wrapf(ErrTooLarge, "more than %d values in one event", r.maxValues))
 	}
 	r.values += more
-	r.nested = true
+	if sig != nil {
+		r.arena = append(r.arena, Value{ref: sig})
+		first++
+	}
 	r.arena = slices.Grow(r.arena, n)[:first+n]
 	clear(r.arena[first:])
 	return first, nil
@@ -916,7 +911,7 @@ func (r *Reader) topValue(i int, v *Value) (int, error) {
 		r.values++
 		return r.scalar(i+1, r.buf[i], v)
 	}
-	at, err := r.reserve(i, 1, true)
+	at, err := r.reserve(i, 1, true, nil)
 	if err != nil {
 		return i, err
 	}
@@ -927,76 +922,77 @@ func (r *Reader) topValue(i int, v *Value) (int, error) {
 	return i, nil
 }
 
-// scalar parses the rest, from i, of a value of scalar type t into *v,
-// which holds the zero Value or a value this one replaces.
+// scalar parses the rest, from i, of a value of scalar type t into *v.
 func (r *Reader) scalar(i int, t byte, v *Value) (int, error) {
-	if v.Kind != KindNone {
-		*v = Value{}
-	}
 	b := r.buf
 	var err error
+	var u uint64
 	switch t {
 	case 0:
-		v.Kind = KindNull
+		*v = Value{ref: KindNull}
 	case 1:
-		v.Kind = KindFalse
+		*v = Value{ref: KindFalse}
 	case 2:
-		v.Kind = KindTrue
+		*v = Value{ref: KindTrue}
 	case 3:
-		v.Kind = KindSInt
-		var u uint64
 		if u, i, err = r.uint(i); err != nil {
 			return i, err
 		}
-		v.Bits = -u
+		*v = Value{num: -u, ref: KindSInt}
 	case 4:
-		v.Kind = KindUInt
 		if i < len(b) && b[i] < 0x80 {
-			v.Bits = uint64(b[i])
+			u = uint64(b[i])
 			i++
-		} else if v.Bits, i, err = r.uint(i); err != nil {
+		} else if u, i, err = r.uint(i); err != nil {
 			return i, err
 		}
+		*v = Value{num: u, ref: KindUInt}
 	case 5:
 		if len(b)-i < 4 {
 			return i, errShort
 		}
-		v.Kind = KindFloat
-		v.Bits = uint64(binary.LittleEndian.Uint32(b[i:]))
+		*v = Value{num: uint64(binary.LittleEndian.Uint32(b[i:])), ref: KindFloat}
 		i += 4
 	case 6:
 		if len(b)-i < 8 {
 			return i, errShort
 		}
-		v.Kind = KindDouble
-		v.Bits = binary.LittleEndian.Uint64(b[i:])
+		*v = Value{num: binary.LittleEndian.Uint64(b[i:]), ref: KindDouble}
 		i += 8
 	case 7, 8:
-		v.Kind = KindString
-		if t == 8 {
-			v.Kind = KindBlob
-		}
-		if v.Data, i, err = r.bytes(i); err != nil {
+		var d []byte
+		if d, i, err = r.bytes(i); err != nil {
 			return i, err
+		}
+		r.datas = append(r.datas, d)
+		// An earlier string's pointer into datas stays right if datas
+		// moves: its slice is written once, before.
+		p := &r.datas[len(r.datas)-1]
+		if t == 7 {
+			*v = Value{ref: (*stringBytes)(p)}
+		} else {
+			*v = Value{ref: (*blobBytes)(p)}
 		}
 	case 9:
-		v.Kind = KindEnum
-		if v.Enum, v.Bits, i, err = r.enum(i); err != nil {
+		var sig *EnumSig
+		if sig, u, i, err = r.enum(i); err != nil {
 			return i, err
 		}
+		*v = Value{num: u, ref: sig}
 	case 10:
-		v.Kind = KindBitmask
-		if v.Bitmask, i, err = r.bitmaskSig(i); err != nil {
+		var sig *BitmaskSig
+		if sig, i, err = r.bitmaskSig(i); err != nil {
 			return i, err
 		}
-		if v.Bits, i, err = r.uint(i); err != nil {
+		if u, i, err = r.uint(i); err != nil {
 			return i, err
 		}
+		*v = Value{num: u, ref: sig}
 	case 13:
-		v.Kind = KindPointer
-		if v.Bits, i, err = r.uint(i); err != nil {
+		if u, i, err = r.uint(i); err != nil {
 			return i, err
 		}
+		*v = Value{num: u, ref: KindPointer}
 	}
 	return i, nil
 }
@@ -1047,21 +1043,21 @@ func (r *Reader) value(i, depth, dst int) (int, error) {
 		if depth >= r.maxDepth {
 			return i, r.fail(at, wrapf(ErrTooLarge, "values nested deeper than %d", r.maxDepth))
 		}
-		if first, err = r.reserve(i, n, false); err != nil {
+		if first, err = r.reserve(i, n, false, nil); err != nil {
 			return i, err
 		}
-		r.arena[dst].Kind = kind
 		for k := range n {
 			if t == 15 {
 				var u uint64
 				if u, i, err = r.uint(i); err != nil {
 					return i, err
 				}
-				r.arena[first+k] = Value{Kind: KindUInt, Bits: u}
+				r.arena[first+k] = Value{num: u, ref: KindUInt}
 			} else if i, err = r.value(i, depth+1, first+k); err != nil {
 				return i, err
 			}
 		}
+		r.arena[dst] = composite(kind, &r.block, first, n)
 	case 12:
 		var sig *StructSig
 		if sig, i, err = r.structSig(i); err != nil {
@@ -1071,34 +1067,32 @@ func (r *Reader) value(i, depth, dst int) (int, error) {
 			return i, r.fail(at, wrapf(ErrTooLarge, "values nested deeper than %d", r.maxDepth))
 		}
 		n = len(sig.Members)
-		if first, err = r.reserve(i, n, false); err != nil {
+		if first, err = r.reserve(i, n, false, sig); err != nil {
 			return i, err
 		}
-		r.arena[dst].Kind, r.arena[dst].Struct = KindStruct, sig
 		for k := range n {
 			if i, err = r.value(i, depth+1, first+k); err != nil {
 				return i, err
 			}
 		}
+		r.arena[dst] = composite(KindStruct, &r.block, first, n)
 	case 14:
 		if depth >= r.maxDepth {
 			return i, r.fail(at, wrapf(ErrTooLarge, "values nested deeper than %d", r.maxDepth))
 		}
 		n = 2
-		if first, err = r.reserve(i, n, false); err != nil {
+		if first, err = r.reserve(i, n, false, nil); err != nil {
 			return i, err
 		}
-		r.arena[dst].Kind = KindRepr
 		for k := range n {
 			if i, err = r.value(i, depth+1, first+k); err != nil {
 				return i, err
 			}
 		}
+		r.arena[dst] = composite(KindRepr, &r.block, first, n)
 	default:
 		return i, r.fail(at, wrapf(ErrBadValue, "type 0x%02x", t))
 	}
-	// The arena may have moved: the node is found again by its index.
-	r.arena[dst].Bits = uint64(first) | uint64(n)<<32
 	return i, nil
 }
 

@@ -203,7 +203,7 @@ func hiddenInDump(c *Call) bool {
 	if c.Sig.Flags()&NameVerbose != 0 {
 		return true
 	}
-	return c.Name() == "glGetError" && c.Ret.Kind != KindNone && c.Ret.Int() == 0
+	return c.Name() == "glGetError" && c.Ret.Kind() != KindNone && c.Ret.Int() == 0
 }
 
 func TestContainers(t *testing.T) {

@@ -1,9 +1,6 @@
 package apitrace
 
-import (
-	"fmt"
-	"math"
-)
+import "fmt"
 
 // Container is the compression wrapped around a trace stream.
 type Container uint8
@@ -122,14 +119,14 @@ const (
 	KindUInt              // 0x04: non-negative integer; Bits is the value
 	KindFloat             // 0x05: Bits holds math.Float32bits in its low 32 bits
 	KindDouble            // 0x06: Bits holds math.Float64bits
-	KindString            // 0x07: Data is the bytes (no terminator, any encoding)
-	KindBlob              // 0x08: Data is the bytes
+	KindString            // 0x07: Bytes are the bytes (no terminator, any encoding)
+	KindBlob              // 0x08: Bytes are the bytes
 	KindEnum              // 0x09: Enum is the signature, Bits the int64 value
 	KindBitmask           // 0x0a: Bitmask is the signature, Bits the value
 	KindArray             // 0x0b: Elems are the elements
 	KindStruct            // 0x0c: Struct is the signature, Elems the members
 	KindPointer           // 0x0d: opaque pointer; Bits is the address
-	KindRepr              // 0x0e: Elems[0] is the human form, Elems[1] the machine form
+	KindRepr              // 0x0e: Elems()[0] is the human form, Elems()[1] the machine form
 	KindWString           // 0x0f: Elems are the code units, each a KindUInt
 )
 
@@ -147,99 +144,6 @@ func (k ValueKind) String() string {
 	}
 	return fmt.Sprintf("ValueKind(%d)", uint8(k))
 }
-
-// Value is one node of a value tree. Which fields mean something depends on
-// Kind (see the ValueKind constants); the others are zero. Composite values
-// (arrays, structs, repr pairs, wide strings) hold their children in Elems.
-//
-// Values returned by a Reader or CallReader point into buffers the reader
-// owns (Data into its decompressed stream or scratch bytes, Elems into its
-// value arena): they are valid until the next call to Read. Use Clone to keep
-// one. A Value built by hand for a Writer may point anywhere.
-type Value struct {
-	Kind ValueKind
-	// Bits is the scalar payload: the integer (int64 bits for KindSInt
-	// and KindEnum), the float or double bits, the pointer address, the
-	// bitmask value. Zero for the other kinds.
-	Bits uint64
-	// Data is the bytes of a string or blob.
-	Data []byte
-	// Elems are the children of an array, struct, repr or wide string.
-	Elems []Value
-	// Enum, Bitmask and Struct are the signature of an enum, bitmask or
-	// struct value. Signatures are owned by the Reader that defined them and
-	// live as long as it; they are never changed once defined.
-	Enum    *EnumSig
-	Bitmask *BitmaskSig
-	Struct  *StructSig
-}
-
-// Int returns the value of an integer or enum as an int64 (a KindUInt above
-// math.MaxInt64 wraps).
-func (v Value) Int() int64 { return int64(v.Bits) }
-
-// Uint returns Bits: the value of a KindUInt, KindBitmask or KindPointer.
-func (v Value) Uint() uint64 { return v.Bits }
-
-// Float32 returns the value of a KindFloat.
-func (v Value) Float32() float32 { return math.Float32frombits(uint32(v.Bits)) }
-
-// Float64 returns the value of a KindDouble, or of a KindFloat widened.
-func (v Value) Float64() float64 {
-	if v.Kind == KindFloat {
-		return float64(v.Float32())
-	}
-	return math.Float64frombits(v.Bits)
-}
-
-// Clone returns a deep copy of v that shares nothing with the reader's
-// buffers (signatures, which never change, are shared).
-func (v Value) Clone() Value {
-	var c cloner
-	c.count(&v)
-	c.nodes = make([]Value, 0, c.nn)
-	c.bytes = make([]byte, 0, c.nb)
-	return c.value(v)
-}
-
-// Null, Bool, Int, Uint, Float32, Float64, String, Blob and Pointer build
-// scalar values for a Writer.
-func Null() Value { return Value{Kind: KindNull} }
-
-// Bool returns KindTrue or KindFalse.
-func Bool(b bool) Value {
-	if b {
-		return Value{Kind: KindTrue}
-	}
-	return Value{Kind: KindFalse}
-}
-
-// Int returns a KindSInt for negative i and a KindUInt otherwise, the choice
-// apitrace's writer makes.
-func Int(i int64) Value {
-	if i < 0 {
-		return Value{Kind: KindSInt, Bits: uint64(i)}
-	}
-	return Value{Kind: KindUInt, Bits: uint64(i)}
-}
-
-// Uint returns a KindUInt.
-func Uint(u uint64) Value { return Value{Kind: KindUInt, Bits: u} }
-
-// Float32 returns a KindFloat.
-func Float32(f float32) Value { return Value{Kind: KindFloat, Bits: uint64(math.Float32bits(f))} }
-
-// Float64 returns a KindDouble.
-func Float64(f float64) Value { return Value{Kind: KindDouble, Bits: math.Float64bits(f)} }
-
-// String returns a KindString holding b (not copied).
-func String(b []byte) Value { return Value{Kind: KindString, Data: b} }
-
-// Blob returns a KindBlob holding b (not copied).
-func Blob(b []byte) Value { return Value{Kind: KindBlob, Data: b} }
-
-// Pointer returns a KindPointer.
-func Pointer(addr uint64) Value { return Value{Kind: KindPointer, Bits: addr} }
 
 // FunctionSig is a call signature: the function name and its argument names.
 // IDs are the tracer's own (sparse, fixed when the wrappers were generated);
@@ -401,11 +305,10 @@ func (e *Event) Clone() *Event {
 	}
 	var c cloner
 	for i := range e.Args {
-		c.count(&e.Args[i].Value)
+		c.count(e.Args[i].Value)
 	}
-	c.count(&e.Ret)
-	c.nodes = make([]Value, 0, c.nn)
-	c.bytes = make([]byte, 0, c.nb)
+	c.count(e.Ret)
+	c.alloc()
 	out := *e
 	if e.Backtrace != nil {
 		out.Backtrace = append([]*Frame{}, e.Backtrace...)
@@ -456,11 +359,10 @@ func (c *Call) Clone() *Call {
 	}
 	var cl cloner
 	for i := range c.Args {
-		cl.count(&c.Args[i])
+		cl.count(c.Args[i])
 	}
-	cl.count(&c.Ret)
-	cl.nodes = make([]Value, 0, cl.nn)
-	cl.bytes = make([]byte, 0, cl.nb)
+	cl.count(c.Ret)
+	cl.alloc()
 	out := *c
 	if c.Backtrace != nil {
 		out.Backtrace = append([]*Frame{}, c.Backtrace...)
@@ -471,53 +373,4 @@ func (c *Call) Clone() *Call {
 	}
 	out.Ret = cl.value(c.Ret)
 	return &out
-}
-
-// cloner deep-copies value trees into two exactly sized buffers, so that a
-// copy costs three allocations whatever its size.
-type cloner struct {
-	nn, nb int
-	nodes  []Value
-	bytes  []byte
-	// share keeps strings and blobs of shareMin bytes or more where they
-	// are instead of copying them: a CallReader's pending call shares
-	// them with a window the Reader then leaves alone.
-	share bool
-	kept  bool // value kept a string or blob where it was
-}
-
-// shareMin is the size from which a pending call shares a string or blob
-// with the Reader's window rather than copying it.
-const shareMin = 1 << 20
-
-func (c *cloner) shared(v *Value) bool { return c.share && len(v.Data) >= shareMin }
-
-func (c *cloner) count(v *Value) {
-	if !c.shared(v) {
-		c.nb += len(v.Data)
-	}
-	c.nn += len(v.Elems)
-	for i := range v.Elems {
-		c.count(&v.Elems[i])
-	}
-}
-
-func (c *cloner) value(v Value) Value {
-	if c.shared(&v) {
-		c.kept = true
-	} else if v.Data != nil {
-		start := len(c.bytes)
-		c.bytes = append(c.bytes, v.Data...)
-		v.Data = c.bytes[start:len(c.bytes):len(c.bytes)]
-	}
-	if v.Elems != nil {
-		start := len(c.nodes)
-		c.nodes = append(c.nodes, v.Elems...)
-		elems := c.nodes[start:len(c.nodes):len(c.nodes)]
-		for i := range elems {
-			elems[i] = c.value(elems[i])
-		}
-		v.Elems = elems
-	}
-	return v
 }

@@ -19,10 +19,10 @@ func TestFastPathCountsPerCall(t *testing.T) {
 	sig := &FunctionSig{ID: 0, Name: "f", ArgNames: []string{"x"}}
 	const calls = 1000
 	for i := range uint64(calls) {
-		if err := w.Write(&Event{Kind: Enter, Call: i, Sig: sig, Args: []Arg{{Value: Value{Kind: KindUInt, Bits: i}}}}); err != nil {
+		if err := w.Write(&Event{Kind: Enter, Call: i, Sig: sig, Args: []Arg{{Value: Uint(i)}}}); err != nil {
 			t.Fatal(err)
 		}
-		if err := w.Write(&Event{Kind: Leave, Call: i, Ret: Value{Kind: KindUInt, Bits: 1}}); err != nil {
+		if err := w.Write(&Event{Kind: Leave, Call: i, Ret: Uint(1)}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -62,7 +62,7 @@ func TestSeekForgetsCutEvent(t *testing.T) {
 	sig := &FunctionSig{ID: 0, Name: "f", ArgNames: []string{"s"}}
 	long := bytes.Repeat([]byte("x"), 200<<10)
 	for i := range uint64(2) {
-		if err := w.Write(&Event{Kind: Enter, Call: i, Sig: sig, Args: []Arg{{Value: Value{Kind: KindString, Data: long}}}}); err != nil {
+		if err := w.Write(&Event{Kind: Enter, Call: i, Sig: sig, Args: []Arg{{Value: String(long)}}}); err != nil {
 			t.Fatal(err)
 		}
 		if err := w.Write(&Event{Kind: Leave, Call: i}); err != nil {
@@ -97,7 +97,7 @@ func TestSeekForgetsCutEvent(t *testing.T) {
 	if r.need != 0 {
 		t.Fatalf("after Seek, %d bytes still waited for", r.need)
 	}
-	if ev, err := r.Read(); err != nil || len(ev.Args) != 1 || len(ev.Args[0].Value.Data) != len(long) {
+	if ev, err := r.Read(); err != nil || len(ev.Args) != 1 || len(ev.Args[0].Value.Bytes()) != len(long) {
 		t.Fatalf("after Seek: %v", err)
 	}
 }

@@ -763,11 +763,11 @@ func (w *Writer) details(ev *Event, p *pendingCall) error {
 			return err
 		}
 	}
-	if ev.Ret.Kind != KindNone {
+	if ev.Ret.ref != nil {
 		if p.getError && !apitraceInt(&ev.Ret, true) {
 			// apitrace converts glGetError's return value to an
 			// integer, and aborts on any other.
-			return wrapf(ErrInvalid, "glGetError returning a %v", ev.Ret.Kind)
+			return wrapf(ErrInvalid, "glGetError returning a %v", ev.Ret.Kind())
 		}
 		w.buf = append(w.buf, 2)
 		if err := w.value(&ev.Ret, 0); err != nil {
@@ -782,15 +782,19 @@ func (w *Writer) details(ev *Event, p *pendingCall) error {
 // unsigned (toUInt) integer without failing an assertion: a number, bool
 // or null, of the right sign, or a repr whose machine value is one.
 func apitraceInt(v *Value, signed bool) bool {
-	switch v.Kind {
+	if v.fromScalar() {
+		return false
+	}
+	switch v.Kind() {
 	case KindNull, KindFalse, KindTrue, KindFloat, KindDouble:
 		return true
 	case KindSInt, KindEnum:
-		return signed || int64(v.Bits) >= 0
+		return signed || v.Int() >= 0
 	case KindUInt, KindBitmask, KindPointer:
-		return !signed || int64(v.Bits) >= 0
+		return !signed || v.Int() >= 0
 	case KindRepr:
-		return len(v.Elems) == 2 && apitraceInt(&v.Elems[1], signed)
+		e := v.Elems()
+		return len(e) == 2 && apitraceInt(&e[1], signed)
 	}
 	return false
 }
@@ -964,10 +968,15 @@ func appendSint(dst []byte, v int64) []byte {
 
 // value appends v, nested depth composite values deep.
 func (w *Writer) value(v *Value, depth int) error {
+	kind := v.Kind()
+	if v.fromScalar() {
+		return wrapf(ErrInvalid, "a %v made by Scalar, which holds nothing", kind)
+	}
+	elems := v.Elems()
 	// Counted as the Reader counts: values holding no other, and apart
 	// the arrays, structs and reprs that hold some.
 	switch {
-	case len(v.Elems) == 0 || (v.Kind != KindArray && v.Kind != KindStruct && v.Kind != KindRepr && v.Kind != KindWString):
+	case len(elems) == 0 || (kind != KindArray && kind != KindStruct && kind != KindRepr && kind != KindWString):
 		w.nodes++
 		if w.nodes > DefaultMaxValues {
 			return wrapf(ErrInvalid, "more than %d values in one event, the Reader's limit", DefaultMaxValues)
@@ -978,13 +987,14 @@ func (w *Writer) value(v *Value, depth int) error {
 			return wrapf(ErrInvalid, "more than %d arrays, structs and reprs holding values in one event, the Reader's limit", DefaultMaxValues)
 		}
 	}
-	switch v.Kind {
+	switch kind {
 	case KindArray, KindStruct, KindRepr, KindWString:
 		if depth >= DefaultMaxDepth {
 			return wrapf(ErrInvalid, "values nested deeper than %d, the Reader's limit", DefaultMaxDepth)
 		}
 	}
-	switch v.Kind {
+	bits := v.Bits()
+	switch kind {
 	case KindNull:
 		w.buf = append(w.buf, 0)
 	case KindFalse:
@@ -992,81 +1002,82 @@ func (w *Writer) value(v *Value, depth int) error {
 	case KindTrue:
 		w.buf = append(w.buf, 2)
 	case KindSInt:
-		w.buf = varint.Append(append(w.buf, 3), -v.Bits)
+		w.buf = varint.Append(append(w.buf, 3), -bits)
 	case KindUInt:
-		w.buf = varint.Append(append(w.buf, 4), v.Bits)
+		w.buf = varint.Append(append(w.buf, 4), bits)
 	case KindFloat:
-		if v.Bits > math.MaxUint32 {
-			return wrapf(ErrInvalid, "float bits 0x%x", v.Bits)
+		if bits > math.MaxUint32 {
+			return wrapf(ErrInvalid, "float bits 0x%x", bits)
 		}
-		w.buf = binary.LittleEndian.AppendUint32(append(w.buf, 5), uint32(v.Bits))
+		w.buf = binary.LittleEndian.AppendUint32(append(w.buf, 5), uint32(bits))
 	case KindDouble:
-		w.buf = binary.LittleEndian.AppendUint64(append(w.buf, 6), v.Bits)
+		w.buf = binary.LittleEndian.AppendUint64(append(w.buf, 6), bits)
 	case KindString:
 		w.buf = append(w.buf, 7)
-		putString(w, v.Data)
+		putString(w, v.Bytes())
 	case KindBlob:
 		w.buf = append(w.buf, 8)
-		putString(w, v.Data)
+		putString(w, v.Bytes())
 	case KindEnum:
 		return w.enum(v)
 	case KindBitmask:
 		return w.bitmask(v)
 	case KindArray:
-		if len(v.Elems) > DefaultMaxArrayLen {
-			return wrapf(ErrInvalid, "array of %d elements, above the Reader's limit of %d", len(v.Elems), DefaultMaxArrayLen)
+		if len(elems) > DefaultMaxArrayLen {
+			return wrapf(ErrInvalid, "array of %d elements, above the Reader's limit of %d", len(elems), DefaultMaxArrayLen)
 		}
-		w.buf = varint.Append(append(w.buf, 11), uint64(len(v.Elems)))
-		for k := range v.Elems {
-			if err := w.value(&v.Elems[k], depth+1); err != nil {
+		w.buf = varint.Append(append(w.buf, 11), uint64(len(elems)))
+		for k := range elems {
+			if err := w.value(&elems[k], depth+1); err != nil {
 				return err
 			}
 		}
 	case KindStruct:
 		return w.structValue(v, depth)
 	case KindPointer:
-		w.buf = varint.Append(append(w.buf, 13), v.Bits)
+		w.buf = varint.Append(append(w.buf, 13), bits)
 	case KindRepr:
-		if len(v.Elems) != 2 {
-			return wrapf(ErrInvalid, "repr with %d values", len(v.Elems))
+		if len(elems) != 2 {
+			return wrapf(ErrInvalid, "repr with %d values", len(elems))
 		}
 		w.buf = append(w.buf, 14)
-		for k := range v.Elems {
-			if err := w.value(&v.Elems[k], depth+1); err != nil {
+		for k := range elems {
+			if err := w.value(&elems[k], depth+1); err != nil {
 				return err
 			}
 		}
 	case KindWString:
-		return w.wstring(v)
+		return w.wstring(elems)
 	default:
-		return wrapf(ErrInvalid, "value of kind %v", v.Kind)
+		return wrapf(ErrInvalid, "value of kind %v", kind)
 	}
 	return nil
 }
 
-func (w *Writer) wstring(v *Value) error {
-	if len(v.Elems) > DefaultMaxArrayLen {
-		return wrapf(ErrInvalid, "wide string of %d code units, above the Reader's limit of %d", len(v.Elems), DefaultMaxArrayLen)
+// wstring appends a wide string of the code units units.
+func (w *Writer) wstring(units []Value) error {
+	if len(units) > DefaultMaxArrayLen {
+		return wrapf(ErrInvalid, "wide string of %d code units, above the Reader's limit of %d", len(units), DefaultMaxArrayLen)
 	}
-	w.nodes += len(v.Elems)
+	w.nodes += len(units)
 	if w.nodes > DefaultMaxValues {
 		return wrapf(ErrInvalid, "more than %d values in one event, the Reader's limit", DefaultMaxValues)
 	}
-	w.buf = varint.Append(append(w.buf, 15), uint64(len(v.Elems)))
-	for k := range v.Elems {
-		e := &v.Elems[k]
+	w.buf = varint.Append(append(w.buf, 15), uint64(len(units)))
+	for k := range units {
+		e := &units[k]
 		// apitrace reads a code unit into a 32-bit wchar_t and ends the
 		// string at the first zero.
-		if e.Kind != KindUInt || e.Bits == 0 || e.Bits > math.MaxUint32 {
-			return wrapf(ErrInvalid, "wide string code unit %d is a %v of 0x%x (a code unit is a uint from 1 to 2^32-1)", k, e.Kind, e.Bits)
+		if u := e.Bits(); e.ref != KindUInt || u == 0 || u > math.MaxUint32 {
+			return wrapf(ErrInvalid, "wide string code unit %d is a %v of 0x%x (a code unit is a uint from 1 to 2^32-1)", k, e.Kind(), u)
 		}
-		w.buf = varint.Append(w.buf, e.Bits)
+		w.buf = varint.Append(w.buf, e.num)
 	}
 	return nil
 }
 
 func (w *Writer) enum(v *Value) error {
-	s := v.Enum
+	s := v.Enum()
 	if s == nil {
 		return wrapf(ErrInvalid, "enum without a signature")
 	}
@@ -1098,7 +1109,7 @@ func (w *Writer) enum(v *Value) error {
 }
 
 func (w *Writer) bitmask(v *Value) error {
-	s := v.Bitmask
+	s := v.Bitmask()
 	if s == nil {
 		return wrapf(ErrInvalid, "bitmask without a signature")
 	}
@@ -1122,12 +1133,12 @@ func (w *Writer) bitmask(v *Value) error {
 			w.buf = varint.Append(w.buf, f.Value)
 		}
 	}
-	w.buf = varint.Append(w.buf, v.Bits)
+	w.buf = varint.Append(w.buf, v.Bits())
 	return nil
 }
 
 func (w *Writer) structValue(v *Value, depth int) error {
-	s := v.Struct
+	s := v.Struct()
 	if s == nil {
 		return wrapf(ErrInvalid, "struct without a signature")
 	}
@@ -1148,20 +1159,21 @@ func (w *Writer) structValue(v *Value, depth int) error {
 	} else {
 		s = w.structs.byID.get(id) // the signature apitrace reads
 	}
-	if len(v.Elems) != len(s.Members) {
-		return wrapf(ErrInvalid, "struct %s with %d values for %d members", s.Name, len(v.Elems), len(s.Members))
+	elems := v.Elems()
+	if len(elems) != len(s.Members) {
+		return wrapf(ErrInvalid, "struct %s with %d values for %d members", s.Name, len(elems), len(s.Members))
 	}
-	if cstr(s.Name) == "GUID" && len(s.Members) == 4 && !isGUID(v) {
+	if cstr(s.Name) == "GUID" && len(s.Members) == 4 && !isGUID(elems) {
 		// apitrace dump prints such a struct as a GUID, and aborts if
 		// it does not hold three integers and an array of eight.
 		return wrapf(ErrInvalid, "struct GUID that is not three unsigned integers and an array of 8")
 	}
-	for k := range v.Elems {
-		e := &v.Elems[k]
-		if cstr(s.Members[k]) == "" && e.Kind != KindStruct {
+	for k := range elems {
+		e := &elems[k]
+		if cstr(s.Members[k]) == "" && e.Kind() != KindStruct {
 			// apitrace dump prints an anonymous member's members in
 			// place of it, and nothing for any other value.
-			return wrapf(ErrInvalid, "anonymous member %d of struct %s holds a %v, not a struct", k, s.Name, e.Kind)
+			return wrapf(ErrInvalid, "anonymous member %d of struct %s holds a %v, not a struct", k, s.Name, e.Kind())
 		}
 		if err := w.value(e, depth+1); err != nil {
 			return err
@@ -1170,20 +1182,21 @@ func (w *Writer) structValue(v *Value, depth int) error {
 	return nil
 }
 
-// isGUID reports whether v, a struct of four members, holds what apitrace
-// reads from a GUID: three unsigned integers and an array of eight.
-func isGUID(v *Value) bool {
+// isGUID reports whether members, those of a struct of four, hold what
+// apitrace reads from a GUID: three unsigned integers and an array of
+// eight.
+func isGUID(members []Value) bool {
 	for k := range 3 {
-		if !apitraceInt(&v.Elems[k], false) {
+		if !apitraceInt(&members[k], false) {
 			return false
 		}
 	}
-	d4 := &v.Elems[3]
-	if d4.Kind != KindArray || len(d4.Elems) != 8 {
+	d4 := members[3].Elems()
+	if members[3].Kind() != KindArray || members[3].fromScalar() || len(d4) != 8 {
 		return false
 	}
-	for k := range d4.Elems {
-		if !apitraceInt(&d4.Elems[k], false) {
+	for k := range d4 {
+		if !apitraceInt(&d4[k], false) {
 			return false
 		}
 	}

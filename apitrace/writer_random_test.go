@@ -188,7 +188,7 @@ func (g *gen) value(depth int) Value {
 		if len(ev.Args) > 0 {
 			return ev.Args[g.Intn(len(ev.Args))].Value
 		}
-		if ev.Ret.Kind != KindNone {
+		if ev.Ret.Kind() != KindNone {
 			return ev.Ret
 		}
 	}
@@ -196,56 +196,61 @@ func (g *gen) value(depth int) Value {
 	if depth > 3 || g.nesting > 40 {
 		k = KindUInt
 	}
-	v := Value{Kind: k}
 	switch k {
 	case KindSInt, KindUInt, KindPointer, KindDouble, KindFloat:
-		v.Bits = g.number()
+		bits := g.number()
 		if k == KindFloat && g.Intn(4) > 0 {
-			v.Bits &= math.MaxUint32
+			bits &= math.MaxUint32
 		}
-	case KindString, KindBlob:
-		v.Data = g.Bytes(g.Intn(9))
+		return Scalar(k, bits)
+	case KindString:
+		return String(g.Bytes(g.Intn(9)))
+	case KindBlob:
+		return Blob(g.Bytes(g.Intn(9)))
 	case KindEnum:
+		var sig *EnumSig
 		if g.Intn(8) > 0 {
-			v.Enum = &EnumSig{ID: g.id()}
+			sig = &EnumSig{ID: g.id()}
 			for range g.Intn(4) {
-				v.Enum.Values = append(v.Enum.Values, EnumValue{g.name(), int64(g.number())})
+				sig.Values = append(sig.Values, EnumValue{g.name(), int64(g.number())})
 			}
 		}
-		v.Bits = g.number()
+		return Enum(sig, int64(g.number()))
 	case KindBitmask:
+		var sig *BitmaskSig
 		if g.Intn(8) > 0 {
-			v.Bitmask = &BitmaskSig{ID: g.id()}
+			sig = &BitmaskSig{ID: g.id()}
 			for range g.Intn(4) {
 				f := BitmaskFlag{g.name(), uint64(1) << g.Intn(8)}
 				if g.Intn(3) == 0 {
 					f.Value = 0
 				}
-				v.Bitmask.Flags = append(v.Bitmask.Flags, f)
+				sig.Flags = append(sig.Flags, f)
 			}
 		}
-		v.Bits = g.number()
+		return Bitmask(sig, g.number())
 	case KindArray:
 		g.nesting++
 		if g.Intn(30) == 0 {
 			return g.deep()
 		}
+		var elems []Value
 		for range g.Intn(4) {
-			v.Elems = append(v.Elems, g.value(depth+1))
+			elems = append(elems, g.value(depth+1))
 		}
+		return Array(elems...)
 	case KindStruct:
 		g.nesting++
-		v = g.structValue(depth)
+		return g.structValue(depth)
 	case KindRepr:
 		g.nesting++
-		n := 2
 		if g.Intn(8) == 0 {
-			n = g.Intn(4)
+			// a repr that holds nothing, which no stream has
+			return Scalar(KindRepr, 0)
 		}
-		for range n {
-			v.Elems = append(v.Elems, g.value(depth+1))
-		}
+		return Repr(g.value(depth+1), g.value(depth+1))
 	case KindWString:
+		var units []Value
 		for range g.Intn(5) {
 			e := Uint(uint64(' ' + g.Intn(0x300)))
 			switch g.Intn(10) {
@@ -254,17 +259,18 @@ func (g *gen) value(depth int) Value {
 			case 1:
 				e = g.value(depth + 1)
 			}
-			v.Elems = append(v.Elems, e)
+			units = append(units, e)
 		}
+		return WString(units...)
 	}
-	return v
+	return Scalar(k, 0) // KindNull, KindFalse, KindTrue, KindNone and a kind beyond the last
 }
 
 // deep returns arrays nested around 64 deep, the Reader's limit.
 func (g *gen) deep() Value {
 	v := Uint(1)
 	for range 60 + g.Intn(8) {
-		v = Value{Kind: KindArray, Elems: []Value{v}}
+		v = Array(v)
 	}
 	return v
 }
@@ -284,10 +290,10 @@ func (g *gen) structValue(depth int) Value {
 		}
 		g.structs = append(g.structs, s)
 	}
-	v := Value{Kind: KindStruct, Struct: s}
 	if s == nil {
-		return v
+		return Struct(nil)
 	}
+	var members []Value
 	n := len(s.Members)
 	if g.Intn(10) == 0 {
 		n = g.Intn(5)
@@ -295,20 +301,20 @@ func (g *gen) structValue(depth int) Value {
 	for k := range n {
 		switch {
 		case len(s.Members) == 4 && k < 3 && g.Intn(3) > 0:
-			v.Elems = append(v.Elems, Uint(g.number()))
+			members = append(members, Uint(g.number()))
 		case len(s.Members) == 4 && k == 3 && g.Intn(3) > 0:
-			a := Value{Kind: KindArray}
+			var a []Value
 			for range 8 - 1 + g.Intn(3) {
-				a.Elems = append(a.Elems, Uint(uint64(g.Intn(256))))
+				a = append(a, Uint(uint64(g.Intn(256))))
 			}
-			v.Elems = append(v.Elems, a)
+			members = append(members, Array(a...))
 		case k < len(s.Members) && s.Members[k] == "" && g.Intn(2) == 0:
-			v.Elems = append(v.Elems, g.structValue(depth+1))
+			members = append(members, g.structValue(depth+1))
 		default:
-			v.Elems = append(v.Elems, g.value(depth+1))
+			members = append(members, g.value(depth+1))
 		}
 	}
-	return v
+	return Struct(s, members...)
 }
 
 // event makes up an event; calls are the caller's numbers used so far, for
@@ -581,20 +587,20 @@ func headerRefused(err error, buf *bytes.Buffer) string {
 // valueText spells out a value tree with its signatures' contents but not
 // their ids, which the Writer may change.
 func valueText(sb *strings.Builder, v *Value) {
-	fmt.Fprintf(sb, "%v:%x:%q", v.Kind, v.Bits, v.Data)
-	if v.Enum != nil {
-		fmt.Fprintf(sb, "enum%v", v.Enum.Values)
+	fmt.Fprintf(sb, "%v:%x:%q", v.Kind(), v.Bits(), v.Bytes())
+	if v.Enum() != nil {
+		fmt.Fprintf(sb, "enum%v", v.Enum().Values)
 	}
-	if v.Bitmask != nil {
-		fmt.Fprintf(sb, "bitmask%v", v.Bitmask.Flags)
+	if v.Bitmask() != nil {
+		fmt.Fprintf(sb, "bitmask%v", v.Bitmask().Flags)
 	}
-	if v.Struct != nil {
-		fmt.Fprintf(sb, "struct%q%q", v.Struct.Name, v.Struct.Members)
+	if v.Struct() != nil {
+		fmt.Fprintf(sb, "struct%q%q", v.Struct().Name, v.Struct().Members)
 	}
-	if len(v.Elems) > 0 {
+	if len(v.Elems()) > 0 {
 		sb.WriteString("{")
-		for i := range v.Elems {
-			valueText(sb, &v.Elems[i])
+		for i := range v.Elems() {
+			valueText(sb, &v.Elems()[i])
 			sb.WriteString(",")
 		}
 		sb.WriteString("}")
@@ -651,7 +657,7 @@ func callText(c *Call) string {
 	fmt.Fprintf(&sb, "%d thread %d incomplete %v ", c.No, c.Thread, c.Incomplete)
 	detailText(&sb, c.Sig, c.Flags, c.Backtrace)
 	n := len(c.Args)
-	for n > 0 && c.Args[n-1].Kind == KindNone {
+	for n > 0 && c.Args[n-1].Kind() == KindNone {
 		n-- // the CallReader pads to the signature's length
 	}
 	for i := range c.Args[:n] {

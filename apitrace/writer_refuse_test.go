@@ -18,7 +18,7 @@ import (
 func nested(n int) Value {
 	v := Uint(1)
 	for range n {
-		v = Value{Kind: KindArray, Elems: []Value{v}}
+		v = Array(v)
 	}
 	return v
 }
@@ -42,11 +42,11 @@ func TestWriterRefusesWhatApitraceMisreads(t *testing.T) {
 		{"argument index given twice", "argument index 0 given twice in one event of call 7",
 			Event{Kind: Enter, Call: 7, Sig: f, Args: []Arg{{Index: 0, Value: Uint(1)}, {Index: 0, Value: Uint(2)}}}},
 		{"wide string holding a string", "wide string code unit 0 is a string",
-			Event{Kind: Enter, Sig: f, Args: arg(Value{Kind: KindWString, Elems: []Value{String([]byte("a"))}})}},
+			Event{Kind: Enter, Sig: f, Args: arg(WString(String([]byte("a"))))}},
 		{"wide string code unit 0", "wide string code unit 1 is a uint of 0x0",
-			Event{Kind: Enter, Sig: f, Args: arg(Value{Kind: KindWString, Elems: []Value{Uint('a'), Uint(0)}})}},
+			Event{Kind: Enter, Sig: f, Args: arg(WString(Uint('a'), Uint(0)))}},
 		{"wide string code unit of 33 bits", "is a uint of 0x100000041",
-			Event{Kind: Enter, Sig: f, Args: arg(Value{Kind: KindWString, Elems: []Value{Uint(1<<32 + 'A')}})}},
+			Event{Kind: Enter, Sig: f, Args: arg(WString(Uint(1<<32 + 'A')))}},
 		{"arrays nested 100 deep", "nested deeper than 64",
 			Event{Kind: Enter, Sig: f, Args: arg(nested(100))}},
 		{"arrays nested 65 deep", "nested deeper than 64",
@@ -56,13 +56,13 @@ func TestWriterRefusesWhatApitraceMisreads(t *testing.T) {
 		{"glGetError returning 2^63", "glGetError returning a uint",
 			Event{Kind: Enter, Sig: getError, Ret: Uint(1 << 63)}},
 		{"anonymous member holding an integer", "anonymous member 1 of struct S holds a uint",
-			Event{Kind: Enter, Sig: f, Args: arg(Value{Kind: KindStruct, Struct: anon, Elems: []Value{Uint(1), Uint(2)}})}},
+			Event{Kind: Enter, Sig: f, Args: arg(Struct(anon, Uint(1), Uint(2)))}},
 		{"GUID without its array", "struct GUID",
-			Event{Kind: Enter, Sig: f, Args: arg(Value{Kind: KindStruct, Struct: guid, Elems: []Value{Uint(1), Uint(2), Uint(3), Uint(4)}})}},
+			Event{Kind: Enter, Sig: f, Args: arg(Struct(guid, Uint(1), Uint(2), Uint(3), Uint(4)))}},
 		{"GUID with a negative member", "struct GUID",
-			Event{Kind: Enter, Sig: f, Args: arg(Value{Kind: KindStruct, Struct: guid, Elems: []Value{Int(-1), Uint(2), Uint(3), nested(1)}})}},
+			Event{Kind: Enter, Sig: f, Args: arg(Struct(guid, Int(-1), Uint(2), Uint(3), nested(1)))}},
 		{"bitmask with a zero flag not first", "zero flag NONE at place 1",
-			Event{Kind: Enter, Sig: f, Args: arg(Value{Kind: KindBitmask, Bitmask: &BitmaskSig{ID: 4, Flags: []BitmaskFlag{{"A", 1}, {"NONE", 0}}}})}},
+			Event{Kind: Enter, Sig: f, Args: arg(Bitmask(&BitmaskSig{ID: 4, Flags: []BitmaskFlag{{"A", 1}, {"NONE", 0}}}, 0))}},
 		{"thread above 32 bits", "thread 4294967296 above 2^32-1",
 			Event{Kind: Enter, Sig: f, Thread: 1 << 32}},
 		{"frame line above 2^31-1", "frame line 2147483648",
@@ -140,8 +140,8 @@ func TestWriterArgumentIndexes(t *testing.T) {
 		n++
 		// the leave's value of argument 65 replaces the enter's
 		for i, want := range map[int]uint64{1: 2, 65: 4, 69: 3} {
-			if v := c.Args[i]; v.Kind != KindUInt || v.Bits != want {
-				t.Errorf("call %d: argument %d read back as %v %d, want %d", c.No, i, v.Kind, v.Bits, want)
+			if v := c.Args[i]; v.Kind() != KindUInt || v.Bits() != want {
+				t.Errorf("call %d: argument %d read back as %v %d, want %d", c.No, i, v.Kind(), v.Bits(), want)
 			}
 		}
 	}
@@ -319,7 +319,7 @@ func TestWriterBigIDs(t *testing.T) {
 	en := &EnumSig{ID: 1 << 40, Values: []EnumValue{{"GL_ONE", 1}}}
 	fr := &Frame{ID: MaxWriteID + 1, Has: HasFunction, Function: "main"}
 	for i := range uint64(2) {
-		if err := w.Write(&Event{Kind: Enter, Call: i, Sig: big, Backtrace: []*Frame{fr}, Args: []Arg{{Value: Value{Kind: KindEnum, Enum: en, Bits: 1}}}}); err != nil {
+		if err := w.Write(&Event{Kind: Enter, Call: i, Sig: big, Backtrace: []*Frame{fr}, Args: []Arg{{Value: Enum(en, 1)}}}); err != nil {
 			t.Fatal(err)
 		}
 		if err := w.Write(&Event{Kind: Leave, Call: i}); err != nil {
@@ -337,8 +337,8 @@ func TestWriterBigIDs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if ev.Kind == Enter && (ev.Sig.ID > MaxWriteID || ev.Backtrace[0].ID > MaxWriteID || ev.Args[0].Value.Enum.ID > MaxWriteID) {
-			t.Errorf("ids %d, %d, %d written", ev.Sig.ID, ev.Backtrace[0].ID, ev.Args[0].Value.Enum.ID)
+		if ev.Kind == Enter && (ev.Sig.ID > MaxWriteID || ev.Backtrace[0].ID > MaxWriteID || ev.Args[0].Value.Enum().ID > MaxWriteID) {
+			t.Errorf("ids %d, %d, %d written", ev.Sig.ID, ev.Backtrace[0].ID, ev.Args[0].Value.Enum().ID)
 		}
 	}
 	checkKept(t, buf.Bytes(), []string{"glBig(e = GL_ONE)", "glBig(e = GL_ONE)"})

@@ -188,10 +188,9 @@ func TestWriterRefuses(t *testing.T) {
 	for name, ev := range map[string]Event{
 		"no signature":  {Kind: Enter},
 		"no value":      {Kind: Enter, Sig: sig, Args: []Arg{{Index: 0}}},
-		"struct arity":  {Kind: Enter, Sig: sig, Args: []Arg{{Value: Value{Kind: KindStruct, Struct: st, Elems: []Value{Uint(1)}}}}},
-		"repr arity":    {Kind: Enter, Sig: sig, Args: []Arg{{Value: Value{Kind: KindRepr, Elems: []Value{Uint(1)}}}}},
-		"enum no sig":   {Kind: Enter, Sig: sig, Args: []Arg{{Value: Value{Kind: KindEnum}}}},
-		"bad kind":      {Kind: Enter, Sig: sig, Ret: Value{Kind: 99}},
+		"struct arity":  {Kind: Enter, Sig: sig, Args: []Arg{{Value: Struct(st, Uint(1))}}},
+		"enum no sig":   {Kind: Enter, Sig: sig, Args: []Arg{{Value: Enum(nil, 0)}}},
+		"bad kind":      {Kind: Enter, Sig: sig, Ret: Scalar(99, 0)},
 		"negative arg":  {Kind: Enter, Sig: sig, Args: []Arg{{Index: -1, Value: Null()}}},
 		"bad event":     {Kind: 7},
 		"v3 thread bug": {Kind: Enter, Sig: sig},
@@ -231,12 +230,12 @@ func TestWriteValues(t *testing.T) {
 	vals := []Value{
 		Null(), Bool(false), Bool(true), Int(-7), Int(7), Uint(1 << 63), Float32(1.5), Float64(-2.25),
 		String([]byte("hé\x00llo")), Blob([]byte{0, 1, 2}), Blob(nil), Pointer(0xdeadbeef),
-		{Kind: KindEnum, Enum: en, Bits: uint64(0xfffffffffffffffb)},
-		{Kind: KindBitmask, Bitmask: bm, Bits: 3},
-		{Kind: KindArray, Elems: []Value{Uint(1), {Kind: KindArray, Elems: []Value{}}}},
-		{Kind: KindStruct, Struct: st, Elems: []Value{Int(-1), {Kind: KindStruct, Struct: inner, Elems: []Value{Null(), Null()}}}},
-		{Kind: KindRepr, Elems: []Value{String([]byte("h")), Blob([]byte("m"))}},
-		{Kind: KindWString, Elems: []Value{Uint('h'), Uint(0x10ffff)}},
+		Enum(en, -5),
+		Bitmask(bm, 3),
+		Array(Uint(1), Array()),
+		Struct(st, Int(-1), Struct(inner, Null(), Null())),
+		Repr(String([]byte("h")), Blob([]byte("m"))),
+		WString(Uint('h'), Uint(0x10ffff)),
 	}
 	var buf bytes.Buffer
 	w, err := NewWriter(&buf, Header{Version: 6, SemanticVersion: 6, Properties: []Property{{"process.name", "/bin/x"}}})
@@ -271,9 +270,9 @@ func TestWriteValues(t *testing.T) {
 		}
 		want := v.Clone()
 		for _, got := range []Value{c.Args[1], c.Args[2], c.Ret} {
-			testutil.Diff(t, "value "+v.Kind.String(), render(want), render(got.Clone()))
+			testutil.Diff(t, "value "+v.Kind().String(), render(want), render(got.Clone()))
 		}
-		if c.Args[0].Kind != KindNone {
+		if c.Args[0].Kind() != KindNone {
 			t.Fatalf("arg 0 filled: %v", c.Args[0])
 		}
 	}
@@ -284,19 +283,19 @@ func TestWriteValues(t *testing.T) {
 
 // render spells a value tree out, signatures by content, for comparisons.
 func render(v Value) string {
-	s := fmt.Sprintf("%v:%x:%q", v.Kind, v.Bits, v.Data)
-	if v.Enum != nil {
-		s += fmt.Sprintf("enum%d%v", v.Enum.ID, v.Enum.Values)
+	s := fmt.Sprintf("%v:%x:%q", v.Kind(), v.Bits(), v.Bytes())
+	if v.Enum() != nil {
+		s += fmt.Sprintf("enum%d%v", v.Enum().ID, v.Enum().Values)
 	}
-	if v.Bitmask != nil {
-		s += fmt.Sprintf("bitmask%d%v", v.Bitmask.ID, v.Bitmask.Flags)
+	if v.Bitmask() != nil {
+		s += fmt.Sprintf("bitmask%d%v", v.Bitmask().ID, v.Bitmask().Flags)
 	}
-	if v.Struct != nil {
-		s += fmt.Sprintf("struct%d%s%q", v.Struct.ID, v.Struct.Name, v.Struct.Members)
+	if v.Struct() != nil {
+		s += fmt.Sprintf("struct%d%s%q", v.Struct().ID, v.Struct().Name, v.Struct().Members)
 	}
-	if len(v.Elems) > 0 {
+	if len(v.Elems()) > 0 {
 		s += "{"
-		for _, e := range v.Elems {
+		for _, e := range v.Elems() {
 			s += render(e) + ","
 		}
 		s += "}"

@@ -24,7 +24,7 @@ func main() {
 }
 
 func arr(vs ...apitrace.Value) apitrace.Value {
-	return apitrace.Value{Kind: apitrace.KindArray, Elems: vs}
+	return apitrace.Array(vs...)
 }
 
 func str(s string) apitrace.Value { return apitrace.String([]byte(s)) }
@@ -47,18 +47,18 @@ func run(name string) error {
 	call := func(thread uint64, sig *apitrace.FunctionSig, flags apitrace.CallFlags, bt []*apitrace.Frame, args []apitrace.Value, ret apitrace.Value, leave bool) error {
 		var in []apitrace.Arg
 		for i, a := range args {
-			if a.Kind != apitrace.KindNone {
+			if a.Kind() != apitrace.KindNone {
 				in = append(in, apitrace.Arg{Index: i, Value: a})
 			}
 		}
-		if err := w.Write(apitrace.Event{Kind: apitrace.Enter, Thread: thread, Sig: sig, Flags: flags, Backtrace: bt, Args: in}); err != nil {
+		if err := w.Write(&apitrace.Event{Kind: apitrace.Enter, Thread: thread, Sig: sig, Flags: flags, Backtrace: bt, Args: in}); err != nil {
 			return err
 		}
 		no++
 		if !leave {
 			return nil
 		}
-		return w.Write(apitrace.Event{Kind: apitrace.Leave, Call: no - 1, Ret: ret})
+		return w.Write(&apitrace.Event{Kind: apitrace.Leave, Call: no - 1, Ret: ret})
 	}
 
 	nan32 := math.Float32frombits(0x7fc00000)
@@ -84,14 +84,14 @@ func run(name string) error {
 	}
 
 	units := func(us ...uint64) apitrace.Value {
-		v := apitrace.Value{Kind: apitrace.KindWString}
+		var v []apitrace.Value
 		for _, u := range us {
-			v.Elems = append(v.Elems, apitrace.Uint(u))
+			v = append(v, apitrace.Uint(u))
 		}
-		return v
+		return apitrace.WString(v...)
 	}
 	blobSig := &apitrace.FunctionSig{ID: 12, Name: "CreateThings", ArgNames: []string{"wide", "repr", "nul", "blob0", "blob3", "nullblob"}}
-	repr := apitrace.Value{Kind: apitrace.KindRepr, Elems: []apitrace.Value{str("human\nreadable"), apitrace.Blob([]byte{1, 2, 3})}}
+	repr := apitrace.Repr(str("human\nreadable"), apitrace.Blob([]byte{1, 2, 3}))
 	if err := call(0, blobSig, 0, nil, []apitrace.Value{
 		units('W', 0xe9, 0x263a, '\n', '"', 0x1_0000_0041, '\r', '\t', 0, 'x'),
 		repr, str("before\x00after"), apitrace.Blob([]byte{}), apitrace.Blob([]byte{7, 8, 9}), apitrace.Null(),
@@ -105,8 +105,7 @@ func run(name string) error {
 		for _, b := range d4 {
 			e = append(e, apitrace.Uint(b))
 		}
-		return apitrace.Value{Kind: apitrace.KindStruct, Struct: guidSig, Elems: []apitrace.Value{
-			apitrace.Uint(d1), apitrace.Uint(d2), apitrace.Uint(d3), arr(e...)}}
+		return apitrace.Struct(guidSig, apitrace.Uint(d1), apitrace.Uint(d2), apitrace.Uint(d3), arr(e...))
 	}
 	inner := &apitrace.StructSig{ID: 21, Name: "Inner", Members: []string{"a", "b"}}
 	outer := &apitrace.StructSig{ID: 22, Name: "Outer", Members: []string{"x", "", "y"}}
@@ -115,9 +114,9 @@ func run(name string) error {
 	if err := call(3, guids, 0, nil, []apitrace.Value{
 		guid(0, 0, 0, 0xc0, 0, 0, 0, 0, 0, 0, 0x46),
 		guid(0x01234567, 0x89ab, 0xcdef, 0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef),
-		{Kind: apitrace.KindStruct, Struct: outer, Elems: []apitrace.Value{apitrace.Uint(1),
-			{Kind: apitrace.KindStruct, Struct: inner, Elems: []apitrace.Value{apitrace.Uint(2), str("s")}}, apitrace.Pointer(0xdeadbeef)}},
-		{Kind: apitrace.KindStruct, Struct: empty},
+		apitrace.Struct(outer, apitrace.Uint(1),
+			apitrace.Struct(inner, apitrace.Uint(2), str("s")), apitrace.Pointer(0xdeadbeef)),
+		apitrace.Struct(empty),
 	}, apitrace.Int(0), true); err != nil {
 		return err
 	}
@@ -126,10 +125,10 @@ func run(name string) error {
 	zeroMask := &apitrace.BitmaskSig{ID: 31, Flags: []apitrace.BitmaskFlag{{Name: "NONE", Value: 0}, {Name: "A", Value: 1}, {Name: "B", Value: 2}, {Name: "AB", Value: 3}, {Name: "C", Value: 0x10}}}
 	lateZero := &apitrace.BitmaskSig{ID: 32, Flags: []apitrace.BitmaskFlag{{Name: "A", Value: 1}, {Name: "ZERO", Value: 0}}}
 	enum := func(v int64) apitrace.Value {
-		return apitrace.Value{Kind: apitrace.KindEnum, Enum: enumSig, Bits: uint64(v)}
+		return apitrace.Enum(enumSig, v)
 	}
 	mask := func(s *apitrace.BitmaskSig, v uint64) apitrace.Value {
-		return apitrace.Value{Kind: apitrace.KindBitmask, Bitmask: s, Bits: v}
+		return apitrace.Bitmask(s, v)
 	}
 	enums := &apitrace.FunctionSig{ID: 14, Name: "glEnums", ArgNames: []string{"e1", "e2", "e3", "m0", "m1", "m3", "m7", "m40", "late0"}}
 	if err := call(0x1f, enums, apitrace.FlagFake, nil, []apitrace.Value{enum(1), enum(-5), enum(7),
@@ -148,10 +147,10 @@ func run(name string) error {
 	}
 	getError := &apitrace.FunctionSig{ID: 15, Name: "glGetError"}
 	glenum := &apitrace.EnumSig{ID: 33, Values: []apitrace.EnumValue{{Name: "GL_NO_ERROR", Value: 0}, {Name: "GL_INVALID_ENUM", Value: 0x500}}}
-	if err := call(0, getError, 0, frames, nil, apitrace.Value{Kind: apitrace.KindEnum, Enum: glenum}, true); err != nil {
+	if err := call(0, getError, 0, frames, nil, apitrace.Enum(glenum, 0), true); err != nil {
 		return err
 	}
-	if err := call(0, getError, 0, frames[1:2], nil, apitrace.Value{Kind: apitrace.KindEnum, Enum: glenum, Bits: 0x500}, true); err != nil {
+	if err := call(0, getError, 0, frames[1:2], nil, apitrace.Enum(glenum, 0x500), true); err != nil {
 		return err
 	}
 	swap := &apitrace.FunctionSig{ID: 16, Name: "eglSwapBuffers", ArgNames: []string{"dpy", "surface"}}
@@ -168,23 +167,23 @@ func run(name string) error {
 	nul := &apitrace.FunctionSig{ID: 20, Name: "glNul\x00Tail", ArgNames: []string{"a\x00b", "s"}}
 	nulFrame := []*apitrace.Frame{{ID: 5, Has: apitrace.HasModule | apitrace.HasFunction | apitrace.HasFile,
 		Module: "mod\x00x", Function: "fn\x00y", File: "f\x00z"}}
-	if err := call(0, nul, 0, nulFrame, []apitrace.Value{{Kind: apitrace.KindEnum, Enum: nulEnum, Bits: 2},
-		{Kind: apitrace.KindStruct, Struct: nulStruct, Elems: []apitrace.Value{apitrace.Uint(1)}}}, apitrace.Value{}, true); err != nil {
+	if err := call(0, nul, 0, nulFrame, []apitrace.Value{apitrace.Enum(nulEnum, 2),
+		apitrace.Struct(nulStruct, apitrace.Uint(1))}, apitrace.Value{}, true); err != nil {
 		return err
 	}
 	// Two threads interleaved: call 11 leaves before call 10, so the dump
 	// prints 11 first, and --calls=0-10 stops reading at it.
 	flush := &apitrace.FunctionSig{ID: 19, Name: "glFlush"}
-	if err := w.Write(apitrace.Event{Kind: apitrace.Enter, Thread: 5, Sig: flush}); err != nil {
+	if err := w.Write(&apitrace.Event{Kind: apitrace.Enter, Thread: 5, Sig: flush}); err != nil {
 		return err
 	}
-	if err := w.Write(apitrace.Event{Kind: apitrace.Enter, Thread: 6, Sig: flush}); err != nil {
+	if err := w.Write(&apitrace.Event{Kind: apitrace.Enter, Thread: 6, Sig: flush}); err != nil {
 		return err
 	}
-	if err := w.Write(apitrace.Event{Kind: apitrace.Leave, Call: no + 1}); err != nil {
+	if err := w.Write(&apitrace.Event{Kind: apitrace.Leave, Call: no + 1}); err != nil {
 		return err
 	}
-	if err := w.Write(apitrace.Event{Kind: apitrace.Leave, Call: no}); err != nil {
+	if err := w.Write(&apitrace.Event{Kind: apitrace.Leave, Call: no}); err != nil {
 		return err
 	}
 	no += 2
