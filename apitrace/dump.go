@@ -1,9 +1,9 @@
 package apitrace
 
 import (
-	"math"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -640,6 +640,13 @@ func (d *Dumper) appendValue(dst []byte, v *Value) []byte {
 				dst = append(dst, ", "...)
 			}
 			dst = d.appendValue(dst, &elems[i])
+			if d.streaming && len(dst) >= dumpFlushSize {
+				// A large array's text is written out as it is
+				// made, as streamQuoted does for a string's.
+				d.buf = dst
+				d.flush()
+				dst = d.buf
+			}
 		}
 		return append(dst, '}')
 	case KindStruct:

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"io"
 	"os"
-	"reflect"
 	"runtime"
 	"strings"
 	"testing"
@@ -117,7 +116,9 @@ func TestStringHeldOnce(t *testing.T) {
 
 // TestArrayBuiltOnce dumps a 40-byte Brotli trace holding an array of 2^20
 // integers: each value is built once, where it stays (it was built on a
-// stack, copied to the arena, in buffers grown by doubling: 624 MiB).
+// stack, copied to the arena, in buffers grown by doubling: 624 MiB), in
+// 24 bytes (88 before: 117 MiB), and the array's text is written out as
+// it is made instead of gathered whole (17 MiB of buffers). 36 MiB now.
 func TestArrayBuiltOnce(t *testing.T) {
 	data := testutil.ReadFile(t, "testdata/hostile/array-1m.trace")
 	const n = 1 << 20
@@ -131,7 +132,10 @@ func TestArrayBuiltOnce(t *testing.T) {
 		t.Fatalf("%d bytes of text", b.n)
 	}
 	t.Logf("%d MiB allocated", total>>20)
-	if limit := uint64(n*reflect.TypeFor[Value]().Size()*5/4 + 32<<20); total > limit {
+	// The values, and 16 MiB for the rest: the Brotli decoder's ring
+	// buffer (8 MiB) and the window holding the stream (2 MiB, 4 with the
+	// windows it outgrew).
+	if limit := uint64(n*valueSize + 16<<20); total > limit {
 		t.Errorf("%d MiB allocated for an array of 2^20 values, want at most %d", total>>20, limit>>20)
 	}
 }

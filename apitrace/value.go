@@ -238,9 +238,10 @@ func (v Value) Clone() Value {
 	return c.value(v)
 }
 
-// Null, Bool, Int, Uint, Float32, Float64 and Pointer build scalar values
-// for a Writer; String, Blob, Enum, Bitmask, Array, Struct, Repr and
-// WString the others, and Scalar any scalar the stream can hold.
+// Null returns a KindNull: a null pointer, string or blob. Null, Bool,
+// Int, Uint, Float32, Float64 and Pointer build scalar values for a
+// Writer; String, Blob, Enum, Bitmask, Array, Struct, Repr and WString the
+// others, and Scalar any scalar the stream can hold.
 func Null() Value { return Value{ref: KindNull} }
 
 // Bool returns KindTrue or KindFalse.
