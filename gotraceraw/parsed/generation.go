@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/bits"
 	"slices"
 	"strconv"
 
@@ -57,17 +58,74 @@ type generation struct {
 	strSeen  map[uint64]int
 	stkIDs   []uint64
 	stkEnds  []int
-	stkPCs   []uint64
+	stkPCs   []int32 // each frame of the stacks as its PC's index in pcs
 	stkSeen  map[uint64]int
-	pcs      map[uint64]pcFrame
+	pcs      pcTable
 	expData  []byte // the experimental batches' data, which Sync events give out
+
+	// Scratch of finish, kept for the next generation.
+	order  []int
+	strVal []string
+	stkVal [][]Frame
+	pcVal  []Frame
+	pcBad  []uint8 // 1: a PC's func string is missing, 2: its file string
 }
 
 // pcFrame is what a generation says of a PC, the first time it says it:
 // Go's parser keeps the first and ignores later frames of the same PC.
 type pcFrame struct {
+	pc       uint64
 	fn, file uint64
 	line     uint64
+}
+
+// pcTable holds a generation's PCs, each with its first frame, in the
+// order they come. Stacks repeat their PCs, so each of the generation's
+// frames is looked up here: an open-addressed table of indexes, reused
+// from one generation to the next, costs less than a map.
+type pcTable struct {
+	frames []pcFrame
+	slots  []int32 // index+1 in frames; 0: empty
+	shift  uint    // 64 - log2(len(slots))
+}
+
+func (t *pcTable) reset() {
+	t.frames = t.frames[:0]
+	clear(t.slots)
+}
+
+// add returns the index of pc's frame, f unless pc came before.
+func (t *pcTable) add(f pcFrame) int32 {
+	if 2*(len(t.frames)+1) > len(t.slots) {
+		t.grow()
+	}
+	mask := len(t.slots) - 1
+	for i := int((f.pc * 0x9e3779b97f4a7c15) >> t.shift); ; i = (i + 1) & mask {
+		j := t.slots[i]
+		if j == 0 {
+			t.frames = append(t.frames, f)
+			t.slots[i] = int32(len(t.frames))
+			return int32(len(t.frames) - 1)
+		}
+		if t.frames[j-1].pc == f.pc {
+			return j - 1
+		}
+	}
+}
+
+// grow doubles the slots (at least 64) and places the frames again.
+func (t *pcTable) grow() {
+	n := max(64, 2*len(t.slots))
+	t.slots = make([]int32, n)
+	t.shift = uint(64 - bits.TrailingZeros(uint(n)))
+	for j, f := range t.frames {
+		for i := int((f.pc * 0x9e3779b97f4a7c15) >> t.shift); ; i = (i + 1) & (n - 1) {
+			if t.slots[i] == 0 {
+				t.slots[i] = int32(j + 1)
+				break
+			}
+		}
+	}
 }
 
 // reset empties g for generation number gen.
@@ -76,7 +134,6 @@ func (g *generation) reset(gen uint64) {
 		g.mIndex = make(map[uint64]int)
 		g.strSeen = make(map[uint64]int)
 		g.stkSeen = make(map[uint64]int)
-		g.pcs = make(map[uint64]pcFrame)
 	}
 	for i := range g.threads {
 		g.threads[i].batches = g.threads[i].batches[:0]
@@ -87,6 +144,7 @@ func (g *generation) reset(gen uint64) {
 		samples: g.samples[:0], strBytes: g.strBytes[:0], strIDs: g.strIDs[:0], strEnds: g.strEnds[:0],
 		strSeen: g.strSeen, stkIDs: g.stkIDs[:0], stkEnds: g.stkEnds[:0], stkPCs: g.stkPCs[:0],
 		stkSeen: g.stkSeen, pcs: g.pcs, // expData is the tables', new each time
+		order: g.order, strVal: g.strVal, stkVal: g.stkVal, pcVal: g.pcVal, pcBad: g.pcBad,
 	}
 	for i := range g.chunks {
 		g.chunks[i] = g.chunks[i][:0]
@@ -94,7 +152,7 @@ func (g *generation) reset(gen uint64) {
 	clear(g.mIndex)
 	clear(g.strSeen)
 	clear(g.stkSeen)
-	clear(g.pcs)
+	g.pcs.reset()
 }
 
 // errf makes an error of the generation with a sentinel.
@@ -271,7 +329,7 @@ func (g *generation) strAt(j int) []byte {
 	return g.strBytes[start:g.strEnds[j]]
 }
 
-func (g *generation) stkAt(j int) []uint64 {
+func (g *generation) stkAt(j int) []int32 {
 	start := 0
 	if j > 0 {
 		start = g.stkEnds[j-1]
@@ -281,14 +339,29 @@ func (g *generation) stkAt(j int) []uint64 {
 
 // stackText prints a stack's PCs as Go's parser prints them in its
 // duplicate-ID error.
-func stackText(pcs []uint64) string {
+func (g *generation) stackText(pcs []int32) string {
 	var b []byte
-	for _, pc := range pcs {
+	for _, j := range pcs {
 		b = append(b, "\t0x"...)
-		b = strconv.AppendUint(b, pc, 16)
+		b = strconv.AppendUint(b, g.pcs.frames[j].pc, 16)
 		b = append(b, '\n')
 	}
 	return string(b)
+}
+
+// frame reads a stack frame's four values into f when they are all
+// there and none is too long, for the common case without the errors.
+func (r *byteReader) frame(f *[4]uint64) bool {
+	p := r.p
+	for k := range f {
+		v, n := varint.Consume(r.b[p:])
+		if n <= 0 {
+			return false
+		}
+		f[k], p = v, p+n
+	}
+	r.p = p
+	return true
 }
 
 func (g *generation) addStacks(data []byte, off int64, m uint64) error {
@@ -313,22 +386,21 @@ func (g *generation) addStacks(data []byte, off int64, m uint64) error {
 		start := len(g.stkPCs)
 		for i := uint64(0); i < nf; i++ {
 			var f [4]uint64
-			for k, what := range [...]string{"PC", "funcID", "fileID", "line"} {
-				if f[k], err = r.uvarint(); err != nil {
-					g.stkPCs = g.stkPCs[:start]
-					return g.errf(at, m, ErrGeneration, "reading frame %d's %s for stack %d: %w", i+1, what, id, err)
+			if !r.frame(&f) {
+				for k, what := range [...]string{"PC", "funcID", "fileID", "line"} {
+					if f[k], err = r.uvarint(); err != nil {
+						g.stkPCs = g.stkPCs[:start]
+						return g.errf(at, m, ErrGeneration, "reading frame %d's %s for stack %d: %w", i+1, what, id, err)
+					}
 				}
 			}
-			g.stkPCs = append(g.stkPCs, f[0])
-			if _, ok := g.pcs[f[0]]; !ok {
-				g.pcs[f[0]] = pcFrame{fn: f[1], file: f[2], line: f[3]}
-			}
+			g.stkPCs = append(g.stkPCs, g.pcs.add(pcFrame{pc: f[0], fn: f[1], file: f[2], line: f[3]}))
 		}
 		if id == 0 {
-			return g.errf(at, m, ErrTable, "multiple trace.stacks with the same ID: id=0, new=%s, existing=", stackText(g.stkPCs[start:]))
+			return g.errf(at, m, ErrTable, "multiple trace.stacks with the same ID: id=0, new=%s, existing=", g.stackText(g.stkPCs[start:]))
 		}
 		if j, dup := g.stkSeen[id]; dup {
-			return g.errf(at, m, ErrTable, "multiple trace.stacks with the same ID: id=%d, new=%s, existing=%s", id, stackText(g.stkPCs[start:]), stackText(g.stkAt(j)))
+			return g.errf(at, m, ErrTable, "multiple trace.stacks with the same ID: id=%d, new=%s, existing=%s", id, g.stackText(g.stkPCs[start:]), g.stackText(g.stkAt(j)))
 		}
 		g.stkSeen[id] = len(g.stkIDs)
 		g.stkIDs = append(g.stkIDs, id)
@@ -419,45 +491,63 @@ func (g *generation) finish(v gotraceraw.Version) error {
 	}
 	// Strings: one allocation for all their bytes.
 	all := string(g.strBytes)
-	vals := make([]string, len(g.strIDs))
+	vals := g.strVal[:0]
 	for j := range g.strIDs {
 		start := 0
 		if j > 0 {
 			start = g.strEnds[j-1]
 		}
-		vals[j] = all[start:g.strEnds[j]]
+		vals = append(vals, all[start:g.strEnds[j]])
 	}
 	t.strs.build(g.strIDs, vals)
+	g.strVal = vals
+
+	// Each PC's frame, its strings looked up once.
+	pcVal, pcBad := g.pcVal[:0], g.pcBad[:0]
+	for _, pf := range g.pcs.frames {
+		fn, okFn := t.strs.get(pf.fn)
+		file, okFile := t.strs.get(pf.file)
+		bad := uint8(0)
+		if !okFn {
+			bad = 1
+		} else if !okFile {
+			bad = 2
+		}
+		pcVal = append(pcVal, Frame{PC: pf.pc, Func: fn, File: file, Line: pf.line})
+		pcBad = append(pcBad, bad)
+	}
+	g.pcVal, g.pcBad = pcVal, pcBad
 
 	// Stacks: every frame's strings must exist; Go's parser checks the
-	// stacks in ID order.
-	order := make([]int, len(g.stkIDs))
-	for j := range order {
-		order[j] = j
+	// stacks in ID order, which is mostly the order they come in.
+	order := g.order[:0]
+	for j := range g.stkIDs {
+		order = append(order, j)
 	}
-	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(g.stkIDs[a], g.stkIDs[b]) })
+	if !slices.IsSorted(g.stkIDs) {
+		slices.SortFunc(order, func(a, b int) int { return cmp.Compare(g.stkIDs[a], g.stkIDs[b]) })
+	}
+	g.order = order
 	frames := make([]Frame, len(g.stkPCs))
-	stacks := make([][]Frame, len(g.stkIDs))
+	stacks := slices.Grow(g.stkVal[:0], len(g.stkIDs))[:len(g.stkIDs)]
 	for _, j := range order {
 		start := 0
 		if j > 0 {
 			start = g.stkEnds[j-1]
 		}
-		for k, pc := range g.stkPCs[start:g.stkEnds[j]] {
-			pf := g.pcs[pc]
-			fn, ok := t.strs.get(pf.fn)
-			if !ok {
-				return g.errf(g.first, noM, ErrTable, "found invalid func string ID %d for stack %d", pf.fn, g.stkIDs[j])
+		for k, pj := range g.stkPCs[start:g.stkEnds[j]] {
+			switch pcBad[pj] {
+			case 1:
+				return g.errf(g.first, noM, ErrTable, "found invalid func string ID %d for stack %d", g.pcs.frames[pj].fn, g.stkIDs[j])
+			case 2:
+				return g.errf(g.first, noM, ErrTable, "found invalid file string ID %d for stack %d", g.pcs.frames[pj].file, g.stkIDs[j])
 			}
-			file, ok := t.strs.get(pf.file)
-			if !ok {
-				return g.errf(g.first, noM, ErrTable, "found invalid file string ID %d for stack %d", pf.file, g.stkIDs[j])
-			}
-			frames[start+k] = Frame{PC: pc, Func: fn, File: file, Line: pf.line}
+			frames[start+k] = pcVal[pj]
 		}
 		stacks[j] = frames[start:g.stkEnds[j]:g.stkEnds[j]]
 	}
 	t.stacks.build(g.stkIDs, stacks)
+	g.stkVal = stacks
 
 	// CPU samples in time order; the sort is Go's, so that samples of
 	// equal times come in the same order.
