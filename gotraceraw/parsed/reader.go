@@ -211,6 +211,13 @@ func (s *stream) next(src batchSource, e *Event) error {
 					e.fill(ev, s.gen.tab, schedCtx{g: ms.g, p: ms.p, m: c.m})
 					ok = true
 				}
+			default:
+				// An experiment's event (allocations and frees) needs
+				// only a thread.
+				if info[ev.typ].kind == KindExperimental {
+					e.fill(ev, s.gen.tab, schedCtx{g: ms.g, p: ms.p, m: c.m})
+					ok = true
+				}
 			}
 		}
 		if !ok {
