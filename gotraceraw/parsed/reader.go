@@ -237,9 +237,9 @@ func (s *stream) next(src batchSource, e *Event) error {
 		// the cursor takes the others, and the batch's end.
 		more := true
 		var err error
-		if data := c.data; len(data) != 0 && c.lastTs != 0 && s.gen.tab.whole != 0 {
-			if ti := &info[data[0]]; ti.timed && len(data) >= 1+3*(1+int(ti.nargs)) {
-				dt, p := short(data, 1)
+		if pos, data := c.pos, c.data; pos < len(data) && c.lastTs != 0 && s.gen.tab.whole != 0 {
+			if ti := &info[data[pos]]; ti.timed && len(data)-pos >= 1+3*(1+int(ti.nargs)) {
+				dt, p := short(data, pos+1)
 				if p == 0 {
 					goto cursor
 				}
@@ -251,10 +251,10 @@ func (s *stream) next(src batchSource, e *Event) error {
 					}
 					args[i], p = v, n
 				}
-				c.ev.typ, c.ev.off = gotraceraw.EventType(data[0]), c.base
+				c.ev.typ, c.ev.off = gotraceraw.EventType(data[pos]), c.base+int64(pos)
 				c.ev.time = Time(dt)*s.gen.tab.whole + c.lastTs
 				c.lastTs = c.ev.time
-				c.data, c.base = data[p:], c.base+int64(p)
+				c.pos = p
 				goto heap
 			}
 		}
@@ -691,7 +691,8 @@ func (s *stream) readGenerationWithSpill(src batchSource) (bool, error) {
 type cursor struct {
 	m       ThreadID
 	ms      *mState // the thread's state, once looked up
-	data    []byte  // the rest of the current batch
+	data    []byte  // the current batch
+	pos     int     // where its next event starts: an index, as a slice's pointer costs a write barrier
 	base    int64   // stream offset of data[0]
 	btime   Time    // the current batch's time
 	lastTs  Time
@@ -704,7 +705,7 @@ type cursor struct {
 // The stream's next reads the common events in line, apart from the
 // batch's first.
 func (c *cursor) next(g *generation) (bool, error) {
-	for len(c.data) == 0 {
+	for c.pos == len(c.data) {
 		// The batch is done (or empty): the next one starts from its
 		// own time.
 		if c.idx == len(c.batches) {
@@ -712,7 +713,7 @@ func (c *cursor) next(g *generation) (bool, error) {
 		}
 		b := &g.batches[c.batches[c.idx]]
 		c.idx++
-		c.data, c.base = b.data, b.off
+		c.data, c.pos, c.base = b.data, 0, b.off
 		c.btime = g.tab.ns(b.time)
 		c.lastTs = 0
 	}
@@ -721,15 +722,15 @@ func (c *cursor) next(g *generation) (bool, error) {
 		// time is 0, within a batch too.
 		c.lastTs = c.btime
 	}
-	data := c.data
-	c.ev.off = c.base
+	data := c.data[c.pos:]
+	c.ev.off = c.base + int64(c.pos)
 	n, dt, err := decode(data, &c.ev)
 	if err != nil {
 		return false, &FormatError{Offset: c.ev.off, Gen: g.gen, M: c.m, Err: err}
 	}
 	c.ev.time = g.tab.ns(dt) + c.lastTs
 	c.lastTs = c.ev.time
-	c.data, c.base = data[n:], c.base+int64(n)
+	c.pos += n
 	return true, nil
 }
 
