@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"math/bits"
 	"slices"
 	"strconv"
@@ -55,11 +56,11 @@ type generation struct {
 	strBytes []byte
 	strIDs   []uint64
 	strEnds  []int
-	strSeen  map[uint64]int
+	strSeen  seenIDs
 	stkIDs   []uint64
 	stkEnds  []int
 	stkPCs   []int32 // each frame of the stacks as its PC's index in pcs
-	stkSeen  map[uint64]int
+	stkSeen  seenIDs
 	pcs      pcTable
 	expData  []byte // the experimental batches' data, which Sync events give out
 
@@ -69,6 +70,55 @@ type generation struct {
 	stkVal [][]Frame
 	pcVal  []Frame
 	pcBad  []uint8 // 1: a PC's func string is missing, 2: its file string
+}
+
+// seenIDs holds the IDs a generation's strings or stacks took so far,
+// each with the index of its entry: in a slice indexed by ID while the IDs
+// are dense, as the runtime writes them, and in a map past that. Both are
+// reused from one generation to the next.
+type seenIDs struct {
+	dense []int32 // index+1 by ID; 0: not seen
+	n     int     // IDs seen
+	big   map[uint64]int
+}
+
+func (t *seenIDs) reset() {
+	clear(t.dense)
+	t.n = 0
+	clear(t.big)
+}
+
+func (t *seenIDs) get(id uint64) (int, bool) {
+	if id < uint64(len(t.dense)) {
+		if j := t.dense[id]; j != 0 {
+			return int(j) - 1, true
+		}
+	}
+	if len(t.big) == 0 {
+		return 0, false
+	}
+	// The slice may have grown over an ID put in the map before.
+	j, ok := t.big[id]
+	return j, ok
+}
+
+// set records id, not seen yet, at index j.
+func (t *seenIDs) set(id uint64, j int) {
+	t.n++
+	if id >= uint64(len(t.dense)) && id < uint64(2*t.n+1024) && j < math.MaxInt32 {
+		// Dense enough to grow the slice: its size stays within twice
+		// the IDs seen, and a kilobyte.
+		t.dense = slices.Grow(t.dense, int(id)+1-len(t.dense))
+		t.dense = t.dense[:cap(t.dense)]
+	}
+	if id < uint64(len(t.dense)) {
+		t.dense[id] = int32(j + 1)
+		return
+	}
+	if t.big == nil {
+		t.big = make(map[uint64]int)
+	}
+	t.big[id] = j
 }
 
 // pcFrame is what a generation says of a PC, the first time it says it:
@@ -132,8 +182,6 @@ func (t *pcTable) grow() {
 func (g *generation) reset(gen uint64) {
 	if g.mIndex == nil {
 		g.mIndex = make(map[uint64]int)
-		g.strSeen = make(map[uint64]int)
-		g.stkSeen = make(map[uint64]int)
 	}
 	for i := range g.threads {
 		g.threads[i].batches = g.threads[i].batches[:0]
@@ -150,8 +198,8 @@ func (g *generation) reset(gen uint64) {
 		g.chunks[i] = g.chunks[i][:0]
 	}
 	clear(g.mIndex)
-	clear(g.strSeen)
-	clear(g.stkSeen)
+	g.strSeen.reset()
+	g.stkSeen.reset()
 	g.pcs.reset()
 }
 
@@ -303,10 +351,10 @@ func (g *generation) addStrings(data []byte, off int64, m uint64) error {
 		if id == 0 {
 			return g.errf(at, m, ErrTable, "multiple strings with the same ID: id=0, new=%s, existing=", s)
 		}
-		if j, dup := g.strSeen[id]; dup {
+		if j, dup := g.strSeen.get(id); dup {
 			return g.errf(at, m, ErrTable, "multiple strings with the same ID: id=%d, new=%s, existing=%s", id, s, g.strAt(j))
 		}
-		g.strSeen[id] = len(g.strIDs)
+		g.strSeen.set(id, len(g.strIDs))
 		g.strBytes = append(g.strBytes, s...)
 		g.strIDs = append(g.strIDs, id)
 		g.strEnds = append(g.strEnds, len(g.strBytes))
@@ -399,10 +447,10 @@ func (g *generation) addStacks(data []byte, off int64, m uint64) error {
 		if id == 0 {
 			return g.errf(at, m, ErrTable, "multiple trace.stacks with the same ID: id=0, new=%s, existing=", g.stackText(g.stkPCs[start:]))
 		}
-		if j, dup := g.stkSeen[id]; dup {
+		if j, dup := g.stkSeen.get(id); dup {
 			return g.errf(at, m, ErrTable, "multiple trace.stacks with the same ID: id=%d, new=%s, existing=%s", id, g.stackText(g.stkPCs[start:]), g.stackText(g.stkAt(j)))
 		}
-		g.stkSeen[id] = len(g.stkIDs)
+		g.stkSeen.set(id, len(g.stkIDs))
 		g.stkIDs = append(g.stkIDs, id)
 		g.stkEnds = append(g.stkEnds, len(g.stkPCs))
 	}
