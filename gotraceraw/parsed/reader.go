@@ -233,11 +233,11 @@ func (s *stream) next(src batchSource, e *Event) error {
 		}
 		// The thread's next event. The common one in line: a known timed
 		// type whose values take one to three bytes each (a sequence number
-		// passes 2^14 in a busy goroutine's generation), all in the batch;
-		// the cursor takes the others, and the batch's end.
+		// passes 2^14 in a busy goroutine's generation), all in the batch,
+		// after the batch's first event; the cursor takes the others.
 		more := true
 		var err error
-		if pos, data := c.pos, c.data; pos < len(data) && c.lastTs != 0 && s.gen.tab.whole != 0 {
+		if pos, data := c.pos, c.data; pos < len(data) && c.lastTs != 0 {
 			if ti := &info[data[pos]]; ti.timed && len(data)-pos >= 1+3*(1+int(ti.nargs)) {
 				dt, p := short(data, pos+1)
 				if p == 0 {
@@ -252,7 +252,14 @@ func (s *stream) next(src batchSource, e *Event) error {
 					args[i], p = v, n
 				}
 				c.ev.typ, c.ev.off = gotraceraw.EventType(data[pos]), c.base+int64(pos)
-				c.ev.time = Time(dt)*s.gen.tab.whole + c.lastTs
+				// A short delta in integers when the tick is whole
+				// nanoseconds: the float conversions cost more than the
+				// multiply.
+				if w := s.gen.tab.whole; w != 0 {
+					c.ev.time = Time(dt)*w + c.lastTs
+				} else {
+					c.ev.time = s.gen.tab.ns(dt) + c.lastTs
+				}
 				c.lastTs = c.ev.time
 				c.pos = p
 				goto heap
