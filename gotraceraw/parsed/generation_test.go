@@ -1,6 +1,15 @@
 package parsed
 
-import "testing"
+import (
+	"bytes"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/tracefmt/tracefmt/gotraceraw"
+	"github.com/tracefmt/tracefmt/internal/testutil"
+)
 
 // TestSeenIDs checks the table of IDs seen in a generation across its
 // dense and sparse parts, including an ID put in the map before the slice
@@ -72,4 +81,88 @@ func TestPCTable(t *testing.T) {
 			t.Fatalf("round %d: %d frames after reset", round, len(tab.frames))
 		}
 	}
+}
+
+// TestInlineIDs checks the string and stack IDs that the stream's next
+// checks in line for its commonest events against the table that the
+// other events' checks read: they must be the same arguments.
+func TestInlineIDs(t *testing.T) {
+	for _, c := range []struct {
+		typ gotraceraw.EventType
+		ids []uint8
+	}{
+		{gotraceraw.EvGoStart, nil},
+		{gotraceraw.EvGoBlock, []uint8{1 | idStack, 0}},
+		{gotraceraw.EvGoStop, []uint8{1 | idStack, 0}},
+		{gotraceraw.EvGoUnblock, []uint8{2 | idStack}},
+	} {
+		ti := &info[c.typ]
+		if got := ti.ids[:ti.nids]; !slices.Equal(got, c.ids) {
+			t.Errorf("%v: the table checks IDs %v, next checks %v in line", c.typ, got, c.ids)
+		}
+	}
+}
+
+// TestBadIDs gives one GoBlock, GoStop or GoUnblock of a real trace a
+// string or stack ID its generation lacks, the k-th of its type for
+// several k, so that both the in-line ordering and advance meet it: the
+// trace must fail there, with Go's message.
+func TestBadIDs(t *testing.T) {
+	data := testutil.ReadFile(t, filepath.Join("..", "testdata", "basic.trace"))
+	const bad = 999999
+	for _, c := range []struct {
+		typ  gotraceraw.EventType
+		arg  int // in the raw Args, dt first
+		what string
+	}{
+		{gotraceraw.EvGoBlock, 2, "stack"},
+		{gotraceraw.EvGoBlock, 1, "string"},
+		{gotraceraw.EvGoStop, 2, "stack"},
+		{gotraceraw.EvGoUnblock, 3, "stack"},
+	} {
+		for k := 1; k <= 30; k++ {
+			edited, ok := editNth(t, data, c.typ, k, c.arg, bad)
+			if !ok {
+				break
+			}
+			_, err := parseText(edited)
+			want := fmt.Sprintf("found invalid %s ID %d for event %v", c.what, bad, c.typ)
+			if err == nil || reasonOf(err) != want {
+				t.Errorf("%v #%d with %s ID %d: error %v, want %q", c.typ, k, c.what, bad, err, want)
+			}
+		}
+	}
+}
+
+// editNth sets argument arg of the k-th event of type typ to v, and
+// reports false when the trace has fewer such events.
+func editNth(t *testing.T, data []byte, typ gotraceraw.EventType, k, arg int, v uint64) ([]byte, bool) {
+	t.Helper()
+	r, err := gotraceraw.NewReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	w, err := gotraceraw.NewWriter(&out, r.Header())
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for ev, err := range r.All() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ev.Type == typ {
+			if n++; n == k {
+				ev.Args[arg], ev.Widths = v, nil
+			}
+		}
+		if err := w.Write(ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return out.Bytes(), n >= k
 }

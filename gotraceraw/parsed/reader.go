@@ -178,10 +178,12 @@ func (s *stream) next(src batchSource, e *Event) error {
 	if len(s.frontier) != 0 && s.o.q.size == 0 && len(s.samples) == 0 {
 		c := s.frontier[0]
 		ev := &c.ev
-		ok := false
+		ok, checked := false, false
 		// advance's commonest cases, on a thread whose state it has looked up
 		// and in the context they need: a goroutine starts, blocks or stops,
-		// or is unblocked. advance takes the others, lookups and errors.
+		// or is unblocked, their string and stack IDs checked here too (a
+		// test holds them to the table the other events' checks read).
+		// advance takes the others, lookups and errors.
 		if ms := c.ms; ms != nil {
 			switch ev.typ {
 			case gotraceraw.EvGoStart:
@@ -190,11 +192,11 @@ func (s *stream) next(src batchSource, e *Event) error {
 						gs.status, gs.seqGen, gs.seq = goRunning, s.gen.gen, ev.args[1]
 						e.fill(ev, s.gen.tab, schedCtx{g: NoGoroutine, p: ms.p, m: c.m})
 						ms.g, ms.gs = GoID(ev.args[0]), gs
-						ok = true
+						ok, checked = true, true // no IDs
 					}
 				}
 			case gotraceraw.EvGoBlock, gotraceraw.EvGoStop:
-				if ms.p != NoProc && ms.g != NoGoroutine {
+				if tab := s.gen.tab; ms.p != NoProc && ms.g != NoGoroutine && tab.stacks.has(ev.args[1]) && tab.strs.has(ev.args[0]) {
 					if gs := ms.running(); gs != nil {
 						gs.status = goWaiting
 						if ev.typ == gotraceraw.EvGoStop {
@@ -202,14 +204,14 @@ func (s *stream) next(src batchSource, e *Event) error {
 						}
 						e.fill(ev, s.gen.tab, schedCtx{g: ms.g, p: ms.p, m: c.m})
 						ms.g = NoGoroutine
-						ok = true
+						ok, checked = true, true
 					}
 				}
 			case gotraceraw.EvGoUnblock:
-				if gs := s.o.gs.get(int64(ev.args[0])); gs.ready(goWaiting, s.gen.gen, ev.args[1]) {
+				if gs := s.o.gs.get(int64(ev.args[0])); gs.ready(goWaiting, s.gen.gen, ev.args[1]) && s.gen.tab.stacks.has(ev.args[2]) {
 					gs.status, gs.seqGen, gs.seq = goRunnable, s.gen.gen, ev.args[1]
 					e.fill(ev, s.gen.tab, schedCtx{g: ms.g, p: ms.p, m: c.m})
-					ok = true
+					ok, checked = true, true
 				}
 			default:
 				// An experiment's event (allocations and frees) needs
@@ -280,6 +282,9 @@ func (s *stream) next(src batchSource, e *Event) error {
 		} else {
 			s.frontier = heapRemove(s.frontier, 0)
 		}
+		if checked {
+			goto clamp
+		}
 		goto check
 	}
 order:
@@ -302,6 +307,7 @@ check:
 			return err
 		}
 	}
+clamp:
 	if e.Time <= s.lastTs {
 		e.Time = s.lastTs + 1
 	}
