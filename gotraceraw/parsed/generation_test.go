@@ -142,27 +142,13 @@ func editNth(t *testing.T, data []byte, typ gotraceraw.EventType, k, arg int, v 
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out bytes.Buffer
-	w, err := gotraceraw.NewWriter(&out, r.Header())
-	if err != nil {
-		t.Fatal(err)
-	}
 	n := 0
-	for ev, err := range r.All() {
-		if err != nil {
-			t.Fatal(err)
-		}
+	out := writeEvents(t, r.Header(), r.All(), func(ev *gotraceraw.Event) {
 		if ev.Type == typ {
 			if n++; n == k {
 				ev.Args[arg], ev.Widths = v, nil
 			}
 		}
-		if err := w.Write(ev); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return out.Bytes(), n >= k
+	})
+	return out, n >= k
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"iter"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -102,14 +103,24 @@ func textToWire(t testing.TB, text []byte) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return writeEvents(t, r.Header(), r.All(), nil)
+}
+
+// writeEvents writes the events in the binary form, each passed to edit
+// first when edit is not nil.
+func writeEvents(t testing.TB, h gotraceraw.Header, events iter.Seq2[*gotraceraw.Event, error], edit func(*gotraceraw.Event)) []byte {
+	t.Helper()
 	var out bytes.Buffer
-	w, err := gotraceraw.NewWriter(&out, r.Header())
+	w, err := gotraceraw.NewWriter(&out, h)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for ev, err := range r.All() {
+	for ev, err := range events {
 		if err != nil {
 			t.Fatal(err)
+		}
+		if edit != nil {
+			edit(ev)
 		}
 		if err := w.Write(ev); err != nil {
 			t.Fatal(err)
