@@ -2,6 +2,7 @@ package parsed
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -151,4 +152,31 @@ func editNth(t *testing.T, data []byte, typ gotraceraw.EventType, k, arg int, v 
 		}
 	})
 	return out, n >= k
+}
+
+// TestMaxGenerationSize checks that the limit set after NewReader, before
+// the first Read, holds, and that a generation within it reads.
+func TestMaxGenerationSize(t *testing.T) {
+	data := testutil.ReadFile(t, filepath.Join("..", "testdata", "gcgens.trace"))
+	r, err := NewReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.MaxGenerationSize = 100
+	var last error
+	for _, err := range r.All() {
+		last = err
+	}
+	if !errors.Is(last, ErrTooLarge) {
+		t.Fatalf("a limit of 100 bytes: %v, want ErrTooLarge", last)
+	}
+	r.MaxGenerationSize = int64(len(data))
+	if err := r.Reset(bytes.NewReader(data)); err != nil {
+		t.Fatal(err)
+	}
+	for _, err := range r.All() {
+		if err != nil {
+			t.Fatalf("a limit of the trace's size: %v", err)
+		}
+	}
 }

@@ -39,7 +39,6 @@ type Reader struct {
 	raw gotraceraw.Reader
 	v   gotraceraw.Version
 	s   stream
-	err error
 	ev  Event
 }
 
@@ -47,6 +46,8 @@ type Reader struct {
 // ordered, its threads' cursors, and what carries over generations.
 type stream struct {
 	v          gotraceraw.Version
+	err        error   // sticky: every later next returns it
+	settings   *Reader // whose settings to take before the first generation; nil: keep them
 	strict     bool
 	maxGen     int64
 	gen        generation
@@ -86,18 +87,18 @@ func NewReader(r io.Reader) (*Reader, error) {
 // Reset makes the Reader read a new trace from r, keeping its buffers and
 // settings, and reads the header.
 func (r *Reader) Reset(rd io.Reader) error {
-	r.err, r.v = nil, 0
-	if rd == nil {
-		r.err = ErrNotOpen
-		return r.err
+	r.v = 0
+	err := ErrNotOpen
+	if rd != nil {
+		if err = r.raw.Reset(rd); err != nil {
+			err = fromRaw(err, 0)
+		} else {
+			r.v = r.raw.Header().Version
+		}
 	}
-	if err := r.raw.Reset(rd); err != nil {
-		r.err = fromRaw(err, 0)
-		return r.err
-	}
-	r.v = r.raw.Header().Version
 	r.s.reset(r.v, r.Strict, limitOr(r.MaxGenerationSize, DefaultMaxGenerationSize))
-	return nil
+	r.s.err, r.s.settings = err, r
+	return err
 }
 
 func limitOr(v, def int64) int64 {
@@ -125,23 +126,9 @@ func (r *Reader) Header() gotraceraw.Header { return gotraceraw.Header{Version: 
 // The Event belongs to the Reader and is valid until the next call to
 // Read or Reset; Clone keeps one.
 func (r *Reader) Read() (*Event, error) {
-	if r.err != nil {
-		return nil, r.err
-	}
-	if r.v == 0 {
-		r.err = ErrNotOpen
-		return nil, r.err
-	}
-	if !r.s.hasGen {
-		// The settings may change until the first Read: they are taken
-		// before the first generation is read, not for every event.
-		r.s.strict, r.s.maxGen = r.Strict, limitOr(r.MaxGenerationSize, DefaultMaxGenerationSize)
-	}
-	if err := r.s.next(&r.raw, &r.ev); err != nil {
-		r.err = err
-		return nil, err
-	}
-	return &r.ev, nil
+	// Small enough to be inlined: the stream keeps the errors and the
+	// settings, and its next has the common case in line.
+	return r.s.next(&r.raw, &r.ev)
 }
 
 // All returns an iterator over the remaining events: each event with a nil
@@ -161,15 +148,9 @@ func (r *Reader) All() iter.Seq2[*Event, error] {
 	}
 }
 
-// batchSource gives a generation's batches: the raw Reader for a Reader,
-// a slice of bytes for a Validator.
-type batchSource interface {
-	ReadBatch() (*gotraceraw.Batch, error)
-}
-
 // next puts the next event into e, as Go's parser would return it: its
 // string and stack IDs checked and its time made later than the last.
-func (s *stream) next(src batchSource, e *Event) error {
+func (s *stream) next(src *gotraceraw.Reader, e *Event) (*Event, error) {
 	// Order's common case first, all in line, as a call costs more than
 	// the ordering of an event: nothing queued, no CPU sample due, and the
 	// earliest thread's event can come next. An event that cannot come
@@ -226,7 +207,7 @@ func (s *stream) next(src batchSource, e *Event) error {
 			s.o.out = e // the queue is empty: the first event out goes to e
 			var err error
 			if ok, err = s.o.advance(ev, s.gen.tab, c.m, s.gen.gen, &c.ms); err != nil {
-				return &FormatError{Offset: ev.off, Gen: s.gen.gen, M: c.m, Err: err}
+				return nil, s.fail(&FormatError{Offset: ev.off, Gen: s.gen.gen, M: c.m, Err: err})
 			}
 			if !ok {
 				s.o.out = nil
@@ -269,7 +250,7 @@ func (s *stream) next(src batchSource, e *Event) error {
 		}
 	cursor:
 		if more, err = c.next(&s.gen); err != nil {
-			return err // before the event, as Go's parser
+			return nil, s.fail(err) // before the event, as Go's parser
 		}
 	heap:
 		if more {
@@ -289,7 +270,7 @@ func (s *stream) next(src batchSource, e *Event) error {
 	}
 order:
 	if err := s.order(src, e); err != nil {
-		return err
+		return nil, s.fail(err)
 	}
 check:
 	// The event's string and stack IDs must be in its generation's
@@ -299,12 +280,12 @@ check:
 		for _, r := range ti.ids[:ti.nids] {
 			id := e.args[r&idIndex]
 			if r&idStack != 0 && !e.tab.stacks.has(id) || r&idStack == 0 && !e.tab.strs.has(id) {
-				return s.badID(e, r)
+				return nil, s.fail(s.badID(e, r))
 			}
 		}
 	} else if e.Type == gotraceraw.EvCPUSample {
 		if err := s.checkSample(e); err != nil {
-			return err
+			return nil, s.fail(err)
 		}
 	}
 clamp:
@@ -312,7 +293,14 @@ clamp:
 		e.Time = s.lastTs + 1
 	}
 	s.lastTs = e.Time
-	return nil
+	return e, nil
+}
+
+// fail makes err the stream's sticky error. The frontier empties, so that
+// next goes to order, which returns it.
+func (s *stream) fail(err error) error {
+	s.err, s.frontier = err, s.frontier[:0]
+	return err
 }
 
 // checkSample checks a CPU sample's stack. Go's parser misses it, and
@@ -348,7 +336,13 @@ func (s *stream) sync(e *Event, tab *tables, t Time) {
 }
 
 // order puts the next event in Go's order into e.
-func (s *stream) order(src batchSource, e *Event) error {
+func (s *stream) order(src *gotraceraw.Reader, e *Event) error {
+	if s.err != nil {
+		return s.err
+	}
+	if s.v == 0 {
+		return ErrNotOpen // the zero Reader
+	}
 	if s.done {
 		return io.EOF
 	}
@@ -356,6 +350,11 @@ func (s *stream) order(src batchSource, e *Event) error {
 		return nil
 	}
 	if len(s.frontier) == 0 && len(s.samples) == 0 {
+		if !s.hasGen && s.settings != nil {
+			// The settings may change until the first Read: they are
+			// taken before the first generation is read.
+			s.strict, s.maxGen = s.settings.Strict, limitOr(s.settings.MaxGenerationSize, DefaultMaxGenerationSize)
+		}
 		if s.v < gotraceraw.Go126 {
 			return s.nextGenWithSpill(src, e)
 		}
@@ -494,7 +493,7 @@ func (o *ordering) dump() string {
 
 // nextGenWithSpill reads the next generation of a trace before Go 1.26,
 // whose generations end where the next begins.
-func (s *stream) nextGenWithSpill(src batchSource, e *Event) error {
+func (s *stream) nextGenWithSpill(src *gotraceraw.Reader, e *Event) error {
 	if s.spillErr != nil {
 		if s.spillErrSync {
 			return s.spillErr
@@ -578,7 +577,7 @@ func isEnd(b *gotraceraw.Batch) bool {
 
 // readGeneration reads a generation of a Go 1.26 trace, which ends with an
 // EndOfGeneration. It reports false at the end of the trace.
-func (s *stream) readGeneration(src batchSource) (bool, error) {
+func (s *stream) readGeneration(src *gotraceraw.Reader) (bool, error) {
 	g := &s.gen
 	g.reset(0)
 	for {
@@ -646,7 +645,7 @@ func (s *stream) strictBatch(g *generation, b *gotraceraw.Batch) error {
 // starting with the batch spilled from the last. It reports false when it
 // could not read one, with the error; true with an error when the error
 // came after the generation (reading what would be the next one).
-func (s *stream) readGenerationWithSpill(src batchSource) (bool, error) {
+func (s *stream) readGenerationWithSpill(src *gotraceraw.Reader) (bool, error) {
 	g := &s.gen
 	g.reset(0)
 	if s.spill.ok {

@@ -103,7 +103,7 @@ func (val *Validator) generation(wire []byte) error {
 		return err
 	}
 	for s.o.q.size > 0 || len(s.frontier) > 0 || len(s.samples) > 0 {
-		if err := s.next(&val.raw, &val.ev); err != nil {
+		if _, err := s.next(&val.raw, &val.ev); err != nil {
 			return err
 		}
 	}
