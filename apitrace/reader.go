@@ -863,7 +863,7 @@ func (r *Reader) backtrace(i int) (int, error) {
 	return i, nil
 }
 
-// reserve adds n zero value nodes to the arena, for the children of a
+// reserve adds n value nodes to the arena, for the children of a
 // composite value (of an argument or return value when top is set), and
 // returns the index of the first; for a struct (sig set) one more node
 // goes before them, for its signature. Children are parsed in place
@@ -891,8 +891,9 @@ func (r *Reader) reserve(i, n int, top bool, sig *StructSig) (int, error) {
 		r.arena = append(r.arena, Value{ref: sig})
 		first++
 	}
+	// The nodes are not cleared: parsing writes each whole, and what
+	// an event cut short leaves in them is never read.
 	r.arena = slices.Grow(r.arena, n)[:first+n]
-	clear(r.arena[first:])
 	return first, nil
 }
 
