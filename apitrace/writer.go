@@ -968,11 +968,17 @@ func appendSint(dst []byte, v int64) []byte {
 
 // value appends v, nested depth composite values deep.
 func (w *Writer) value(v *Value, depth int) error {
-	kind := v.Kind()
-	if v.fromScalar() {
-		return wrapf(ErrInvalid, "a %v made by Scalar, which holds nothing", kind)
+	// The scalars, most values, are told by one type assertion.
+	kind, scalar := v.ref.(ValueKind)
+	var elems []Value
+	if scalar {
+		if !isScalarKind(kind) {
+			return wrapf(ErrInvalid, "a %v made by Scalar, which holds nothing", kind)
+		}
+	} else {
+		kind = v.Kind()
+		elems = v.Elems()
 	}
-	elems := v.Elems()
 	// Counted as the Reader counts: values holding no other, and apart
 	// the arrays, structs and reprs that hold some.
 	switch {
@@ -993,7 +999,7 @@ func (w *Writer) value(v *Value, depth int) error {
 			return wrapf(ErrInvalid, "values nested deeper than %d, the Reader's limit", DefaultMaxDepth)
 		}
 	}
-	bits := v.Bits()
+	bits := v.num // what Bits returns, for the kinds that use it below
 	switch kind {
 	case KindNull:
 		w.buf = append(w.buf, 0)
