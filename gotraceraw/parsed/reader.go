@@ -194,6 +194,12 @@ func (s *stream) next(src *gotraceraw.Reader, e *Event) (*Event, error) {
 					e.fill(ev, s.gen.tab, schedCtx{g: ms.g, p: ms.p, m: c.m})
 					ok, checked = true, true
 				}
+			case gotraceraw.EvHeapAlloc, gotraceraw.EvHeapGoal:
+				// A metric of the heap needs a thread and a P.
+				if ms.p != NoProc {
+					e.fill(ev, s.gen.tab, schedCtx{g: ms.g, p: ms.p, m: c.m})
+					ok = true
+				}
 			default:
 				// An experiment's event (allocations and frees) needs
 				// only a thread.
