@@ -126,31 +126,36 @@ func (v Value) Bytes() []byte {
 // units of a wide string (each a KindUInt). It is nil for the other kinds
 // and for an empty array or struct.
 func (v Value) Elems() []Value {
-	b := v.block()
-	lo, n := uint64(uint32(v.num)), v.num>>32
-	if n == 0 || lo+n > uint64(len(b)) {
-		return nil
-	}
-	return b[lo : lo+n : lo+n]
+	_, elems := v.split()
+	return elems
 }
 
-// block returns the block of a composite's children.
-func (v Value) block() []Value {
+// split returns Kind and Elems, looking at ref once.
+func (v Value) split() (ValueKind, []Value) {
+	var k ValueKind
 	var p *[]Value
 	switch r := v.ref.(type) {
+	case ValueKind:
+		return r, nil
 	case *arrayBlock:
-		p = (*[]Value)(r)
+		k, p = KindArray, (*[]Value)(r)
 	case *structBlock:
-		p = (*[]Value)(r)
+		k, p = KindStruct, (*[]Value)(r)
 	case *reprBlock:
-		p = (*[]Value)(r)
+		k, p = KindRepr, (*[]Value)(r)
 	case *wstringBlock:
-		p = (*[]Value)(r)
+		k, p = KindWString, (*[]Value)(r)
+	default:
+		return v.Kind(), nil
 	}
 	if p == nil {
-		return nil
+		return k, nil
 	}
-	return *p
+	lo, n := uint64(uint32(v.num)), v.num>>32
+	if n == 0 || lo+n > uint64(len(*p)) {
+		return k, nil
+	}
+	return k, (*p)[lo : lo+n : lo+n]
 }
 
 // Enum returns the signature of an enum, nil for the other kinds.

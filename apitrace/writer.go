@@ -976,8 +976,7 @@ func (w *Writer) value(v *Value, depth int) error {
 			return wrapf(ErrInvalid, "a %v made by Scalar, which holds nothing", kind)
 		}
 	} else {
-		kind = v.Kind()
-		elems = v.Elems()
+		kind, elems = v.split()
 	}
 	// Counted as the Reader counts: values holding no other, and apart
 	// the arrays, structs and reprs that hold some.
@@ -1088,7 +1087,7 @@ func (w *Writer) enum(v *Value) error {
 		return wrapf(ErrInvalid, "enum without a signature")
 	}
 	old := w.hdr.Version < 3
-	if old && (len(s.Values) != 1 || s.Values[0].Value != v.Int()) {
+	if old && (len(s.Values) != 1 || s.Values[0].Value != int64(v.num)) {
 		return wrapf(ErrInvalid, "version %d enum signature %d must hold exactly the value written", w.hdr.Version, s.ID)
 	}
 	id, def, err := w.enums.id(s, s.ID, sameEnum)
@@ -1109,7 +1108,7 @@ func (w *Writer) enum(v *Value) error {
 		}
 	}
 	if !old {
-		w.buf = appendSint(w.buf, v.Int())
+		w.buf = appendSint(w.buf, int64(v.num))
 	}
 	return nil
 }
@@ -1139,7 +1138,7 @@ func (w *Writer) bitmask(v *Value) error {
 			w.buf = varint.Append(w.buf, f.Value)
 		}
 	}
-	w.buf = varint.Append(w.buf, v.Bits())
+	w.buf = varint.Append(w.buf, v.num)
 	return nil
 }
 
