@@ -581,7 +581,8 @@ func (d *Dumper) appendValue(dst []byte, v *Value) []byte {
 	if v.fromScalar() {
 		return dst // a composite kind made by Scalar: nothing to print
 	}
-	switch v.Kind() {
+	kind, elems := v.split()
+	switch kind {
 	case KindNone:
 		return dst
 	case KindNull:
@@ -612,7 +613,7 @@ func (d *Dumper) appendValue(dst []byte, v *Value) []byte {
 		dst = append(dst, d.literal...)
 		dst = append(dst, 'L')
 		dst = append(dst, d.literal...)
-		dst = appendDumpWide(dst, v.Elems(), d.newline)
+		dst = appendDumpWide(dst, elems, d.newline)
 		return append(dst, d.normal...)
 	case KindEnum:
 		dst = append(dst, d.literal...)
@@ -629,7 +630,6 @@ func (d *Dumper) appendValue(dst []byte, v *Value) []byte {
 		}
 		return appendDumpBitmask(dst, v.Uint(), flags, d.literal, d.normal)
 	case KindArray:
-		elems := v.Elems()
 		if len(elems) == 1 {
 			dst = append(dst, '&')
 			return d.appendValue(dst, &elems[0])
@@ -678,7 +678,6 @@ func (d *Dumper) appendValue(dst []byte, v *Value) []byte {
 		return append(dst, d.normal...)
 	case KindRepr:
 		// apitrace's blob dumper, from 12.0 on, prints the machine form.
-		elems := v.Elems()
 		if d.opts.Blobs && d.opts.Compat != Dump11 && len(elems) > 1 {
 			return d.appendValue(dst, &elems[1])
 		}
