@@ -70,10 +70,10 @@ const DefaultChunkSize = 1 << 20
 //   - a header property whose name is empty or starts with NUL (it ends
 //     apitrace's list), or two names equal up to their first NUL;
 //   - what the format cannot hold: a value without its signature, a struct
-//     with the wrong number of values, a repr without two, float bits
-//     above 32, an enum value its version 0-2 signature does not hold, a
-//     thread in a stream before version 4, a call entered twice before its
-//     leave.
+//     with the wrong number of values, a value Scalar made of a kind that
+//     holds more than bits (or of no kind), float bits above 32, an enum
+//     value its version 0-2 signature does not hold, a thread in a stream
+//     before version 4, a call entered twice before its leave.
 //
 // Writing the events a Reader returned, in order, reproduces the reader's
 // decompressed stream byte for byte for every trace apitrace writes, and

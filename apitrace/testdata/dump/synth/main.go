@@ -51,7 +51,7 @@ func run(name string) error {
 				in = append(in, apitrace.Arg{Index: i, Value: a})
 			}
 		}
-		if err := w.Write(&apitrace.Event{Kind: apitrace.Enter, Thread: thread, Sig: sig, Flags: flags, Backtrace: bt, Args: in}); err != nil {
+		if err := w.Write(&apitrace.Event{Kind: apitrace.Enter, Call: no, Thread: thread, Sig: sig, Flags: flags, Backtrace: bt, Args: in}); err != nil {
 			return err
 		}
 		no++
@@ -174,10 +174,10 @@ func run(name string) error {
 	// Two threads interleaved: call 11 leaves before call 10, so the dump
 	// prints 11 first, and --calls=0-10 stops reading at it.
 	flush := &apitrace.FunctionSig{ID: 19, Name: "glFlush"}
-	if err := w.Write(&apitrace.Event{Kind: apitrace.Enter, Thread: 5, Sig: flush}); err != nil {
+	if err := w.Write(&apitrace.Event{Kind: apitrace.Enter, Call: no, Thread: 5, Sig: flush}); err != nil {
 		return err
 	}
-	if err := w.Write(&apitrace.Event{Kind: apitrace.Enter, Thread: 6, Sig: flush}); err != nil {
+	if err := w.Write(&apitrace.Event{Kind: apitrace.Enter, Call: no + 1, Thread: 6, Sig: flush}); err != nil {
 		return err
 	}
 	if err := w.Write(&apitrace.Event{Kind: apitrace.Leave, Call: no + 1}); err != nil {
