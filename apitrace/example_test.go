@@ -230,3 +230,49 @@ func ExampleProfile() {
 	fmt.Println(calls, "calls")
 	// Output: 571 calls
 }
+
+// Build values of every shape for a Writer, and read them back through
+// their methods, as a Reader's values are read.
+func ExampleValue() {
+	visual := &apitrace.StructSig{ID: 1, Name: "XVisualInfo", Members: []string{"visualid", "depth"}}
+	mode := &apitrace.EnumSig{ID: 2, Values: []apitrace.EnumValue{{Name: "GL_TRIANGLES", Value: 4}}}
+	args := []apitrace.Value{
+		apitrace.Array(apitrace.Uint(1), apitrace.Int(-2), apitrace.Float32(0.5)),
+		apitrace.Struct(visual, apitrace.Uint(33), apitrace.Uint(24)),
+		apitrace.Enum(mode, 4),
+		apitrace.String([]byte("void main() {}")),
+	}
+	var walk func(v apitrace.Value, depth int)
+	walk = func(v apitrace.Value, depth int) {
+		fmt.Printf("%*s%v", 2*depth, "", v.Kind())
+		switch v.Kind() {
+		case apitrace.KindUInt, apitrace.KindSInt:
+			fmt.Print(" ", v.Int())
+		case apitrace.KindFloat:
+			fmt.Print(" ", v.Float32())
+		case apitrace.KindString:
+			fmt.Printf(" %q", v.Bytes())
+		case apitrace.KindEnum:
+			fmt.Print(" ", v.Enum().Values[0].Name)
+		case apitrace.KindStruct:
+			fmt.Print(" ", v.Struct().Name)
+		}
+		fmt.Println()
+		for _, e := range v.Elems() {
+			walk(e, depth+1)
+		}
+	}
+	for _, v := range args {
+		walk(v, 0)
+	}
+	// Output:
+	// array
+	//   uint 1
+	//   sint -2
+	//   float 0.5
+	// struct XVisualInfo
+	//   uint 33
+	//   uint 24
+	// enum GL_TRIANGLES
+	// string "void main() {}"
+}
