@@ -294,6 +294,9 @@ func FuzzFilter(f *testing.F) {
 		var buf bytes.Buffer
 		cw, err := NewCallWriter(&buf, cr.Header())
 		if err != nil {
+			if errors.Is(err, ErrInvalid) && repeatedProperty(cr.Header()) {
+				return // read, as apitrace reads it, but refused
+			}
 			t.Fatalf("header read but not written: %v", err)
 		}
 		var want []string
@@ -307,7 +310,13 @@ func FuzzFilter(f *testing.F) {
 				continue
 			}
 			if err := cw.Write(c); err != nil {
-				t.Fatalf("writing a read call: %v", err)
+				if !errors.Is(err, ErrInvalid) {
+					t.Fatalf("writing a read call: %v", err)
+				}
+				// Refused by a rule of the Writer (an argument index
+				// past the signature's names, …): the calls written
+				// before come out whole.
+				break
 			}
 			line := string(d.AppendCall(nil, c))
 			if c.Incomplete {
@@ -315,7 +324,7 @@ func FuzzFilter(f *testing.F) {
 			}
 			want = append(want, line)
 		}
-		if err := cw.Close(); err != nil {
+		if err := cw.Close(); err != nil && !errors.Is(err, ErrInvalid) {
 			t.Fatal(err)
 		}
 		got, err := callLines(d, buf.Bytes())
@@ -341,10 +350,13 @@ func FuzzFilter(f *testing.F) {
 				continue
 			}
 			if err := w.Write(ev); err != nil {
-				t.Fatalf("writing a read event: %v", err)
+				if !errors.Is(err, ErrInvalid) {
+					t.Fatalf("writing a read event: %v", err)
+				}
+				break
 			}
 		}
-		if err := w.Close(); err != nil {
+		if err := w.Close(); err != nil && !errors.Is(err, ErrInvalid) {
 			t.Fatal(err)
 		}
 		got, err = callLines(nil, buf.Bytes())
