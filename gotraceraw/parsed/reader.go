@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"iter"
+	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -45,16 +46,20 @@ type Reader struct {
 // stream is the parser's state between events: the generation being
 // ordered, its threads' cursors, and what carries over generations.
 type stream struct {
-	v          gotraceraw.Version
-	err        error   // sticky: every later next returns it
-	settings   *Reader // whose settings to take before the first generation; nil: keep them
-	strict     bool
-	maxGen     int64
-	gen        generation
-	hasGen     bool // a generation has been read (Go's r.gen != nil)
-	cursors    []cursor
-	frontier   []*cursor
-	samples    []cpuSample
+	v        gotraceraw.Version
+	err      error   // sticky: every later next returns it
+	settings *Reader // whose settings to take before the first generation; nil: keep them
+	strict   bool
+	maxGen   int64
+	gen      generation
+	hasGen   bool // a generation has been read (Go's r.gen != nil)
+	cursors  []cursor
+	frontier []*cursor
+	samples  []cpuSample
+	// limit is the latest time of an event next may order in line: the
+	// next CPU sample's (the largest Time without one); the earliest Time,
+	// which none may have, while events are queued.
+	limit      Time
 	o          ordering
 	syncs      int
 	lastTs     Time
@@ -156,7 +161,7 @@ func (s *stream) next(src *gotraceraw.Reader, e *Event) (*Event, error) {
 	// earliest thread's event can come next. An event that cannot come
 	// yet changes nothing, so order may try it again. (When the trace is
 	// done the frontier is empty.)
-	if len(s.frontier) != 0 && s.o.q.size == 0 && len(s.samples) == 0 {
+	if len(s.frontier) != 0 && s.frontier[0].ev.time <= s.limit && s.limit != math.MinInt64 {
 		c := s.frontier[0]
 		ev := &c.ev
 		ok, checked := false, false
@@ -219,6 +224,9 @@ func (s *stream) next(src *gotraceraw.Reader, e *Event) (*Event, error) {
 				s.o.out = nil
 				goto order
 			}
+			if s.o.q.size != 0 {
+				s.limit = math.MinInt64 // it made more events than e
+			}
 		}
 		// The thread's next event. The common one in line: a known timed
 		// type whose values take one to three bytes each (a sequence number
@@ -278,6 +286,7 @@ order:
 	if err := s.order(src, e); err != nil {
 		return nil, s.fail(err)
 	}
+	s.relimit()
 check:
 	// The event's string and stack IDs must be in its generation's
 	// tables. A Sync's type (EvNone) has none, nor a CPU sample's, whose
@@ -339,6 +348,17 @@ func (s *stream) sync(e *Event, tab *tables, t Time) {
 	s.syncs++
 	*e = Event{Kind: KindSync, Time: t, Goroutine: NoGoroutine, Proc: NoProc, Thread: NoThread, tab: tab, off: -1}
 	e.args[0] = uint64(s.syncs)
+}
+
+// relimit sets limit from the queue and the samples left.
+func (s *stream) relimit() {
+	s.limit = math.MinInt64
+	if s.o.q.size == 0 {
+		s.limit = math.MaxInt64
+		if len(s.samples) > 0 {
+			s.limit = s.samples[0].time
+		}
+	}
 }
 
 // order puts the next event in Go's order into e.
@@ -537,6 +557,7 @@ func (s *stream) install(ok bool, e *Event) error {
 	s.hasGen = true
 	g := &s.gen
 	s.samples = g.samples
+	s.relimit()
 	if cap(s.cursors) < len(g.threads) {
 		s.cursors = make([]cursor, len(g.threads))
 	}
