@@ -11,7 +11,9 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"os"
+	"runtime/pprof"
 	"runtime/trace"
 	"sync"
 )
@@ -19,10 +21,18 @@ import (
 func main() {
 	rounds := flag.Int("rounds", 12500, "ping-pong round trips per pair")
 	pairs := flag.Int("pairs", 64, "goroutine pairs")
+	cpu := flag.Bool("cpu", false, "profile the CPU meanwhile, so that the trace holds CPU samples")
 	flag.Parse()
 	if flag.NArg() != 1 {
-		fmt.Fprintln(os.Stderr, "usage: largeprog [-rounds N] [-pairs N] OUT.trace")
+		fmt.Fprintln(os.Stderr, "usage: largeprog [-rounds N] [-pairs N] [-cpu] OUT.trace")
 		os.Exit(2)
+	}
+	if *cpu {
+		// The profile itself is not wanted: the trace records its samples.
+		if err := pprof.StartCPUProfile(io.Discard); err != nil {
+			panic(err)
+		}
+		defer pprof.StopCPUProfile()
 	}
 	f, err := os.Create(flag.Arg(0))
 	if err != nil {
