@@ -50,10 +50,11 @@
 // On a 25 MB trace of 4.8 million events, `gotracetext -parsed` prints
 // the 1.25 GB of `go tool trace -d=parsed` text about 15 times faster
 // than that command, in a quarter of its memory. Reading alone costs
-// about 10.1 ns of CPU an event (measured 2026-11-26 11:47 UTC), 0.72
-// times the raw level's reading and printing its text (14.1 ns in the
-// same runs). On small traces, where building each generation's string
-// and stack tables weighs more, 0.6 to 0.8 times it.
+// about 10 ns of CPU an event (measured 2026-11-26 11:56 UTC), 0.7 times
+// the raw level's reading and printing its text (14.1 ns in the same
+// runs), with or without CPU samples in the trace. On small traces, where
+// building each generation's string and stack tables weighs more, 0.6 to
+// 0.85 times it.
 //
 // # What this package does that Go's parser does not
 //
