@@ -319,7 +319,9 @@ func (o *ordering) advance(ev *raw, tab *tables, m ThreadID, gen uint64, msp **m
 		}
 		cur.p, cur.g = ms.p, ms.g
 	}
-	// The commonest events are handled here, in a small function: a
+	// The commonest events here, the others in a function apart (the
+	// stream's next orders these in line when it can, and comes here for
+	// a thread not looked up yet, a goroutine not cached, and errors): a
 	// goroutine starts...
 	c := cur
 	g := c.g // the thread's goroutine after the event
