@@ -154,6 +154,8 @@ func TestConvertRefusals(t *testing.T) {
 	leak := sampleFile(t, "multi.txt")
 	api := sampleFile(t, "tri.trim.trace")
 	gotr := sampleFile(t, "gotest.trace")
+	xray := sampleFile(t, "fdr_simple.xray")
+	instrMap := filepath.Join("..", "..", "xrayfdr", "testdata", "fdr_simple.instrmap.yaml")
 	out := filepath.Join(t.TempDir(), "out")
 	for _, tc := range []struct {
 		args   []string
@@ -169,6 +171,9 @@ func TestConvertRefusals(t *testing.T) {
 		{[]string{"-pprof", out, "-timeline", out, leak}, 2, "tracecat: -pprof and -timeline: one at a time"},
 		{[]string{"-profile", "cpu", leak}, 2, "tracecat: -profile goes with -pprof"},
 		{[]string{"-pprof", out, leak, api}, 2, "tracecat: -pprof and -timeline take one FILE"},
+		{[]string{"-pprof", out, "-profile", "sched", "-instr_map", instrMap, gotr}, 1, "tracecat: " + gotr + ": -instr_map names the functions of an XRay log, not of a Go execution trace"},
+		{[]string{"-instr_map", instrMap, xray}, 2, "tracecat: -instr_map goes with -pprof or -timeline"},
+		{[]string{"-timeline", out, "-instr_map", "/nonexistent/bin", xray}, 1, "tracecat: open /nonexistent/bin: "},
 	} {
 		var stdout, stderr bytes.Buffer
 		if code := run(tc.args, &stdout, &stderr); code != tc.code {
@@ -320,8 +325,7 @@ func TestConvertersComplete(t *testing.T) {
 }
 
 // -instr_map names an XRay log's functions in its profile and timeline, as
-// llvm-xray's -instr_map does; it is refused for other formats and
-// without a conversion.
+// llvm-xray's -instr_map does (TestConvertRefusals has its refusals).
 func TestInstrMap(t *testing.T) {
 	in := sampleFile(t, "fdr_simple.xray")
 	m := filepath.Join("..", "..", "xrayfdr", "testdata", "fdr_simple.instrmap.yaml")
@@ -354,29 +358,6 @@ func TestInstrMap(t *testing.T) {
 			if got := bytes.Contains(data, []byte("mid(int)")); got != named {
 				t.Errorf("tracecat %q: names the function mid(int): %v, want %v", args, got, named)
 			}
-		}
-	}
-	gotr := sampleFile(t, "gotest.trace")
-	out := filepath.Join(t.TempDir(), "out")
-	for _, tc := range []struct {
-		args   []string
-		code   int
-		stderr string
-	}{
-		{[]string{"-pprof", out, "-profile", "sched", "-instr_map", m, gotr}, 1, "tracecat: " + gotr + ": -instr_map names the functions of an XRay log, not of a Go execution trace"},
-		{[]string{"-instr_map", m, in}, 2, "tracecat: -instr_map goes with -pprof or -timeline"},
-		{[]string{"-timeline", out, "-instr_map", "/nonexistent/bin", in}, 1, "tracecat: open /nonexistent/bin: "},
-	} {
-		var stdout, stderr bytes.Buffer
-		if code := run(tc.args, &stdout, &stderr); code != tc.code {
-			t.Errorf("tracecat %q exits %d, want %d", tc.args, code, tc.code)
-		}
-		if first, _, _ := strings.Cut(stderr.String(), "\n"); !strings.HasPrefix(first, tc.stderr) {
-			t.Errorf("tracecat %q: stderr starts %q, want %q", tc.args, first, tc.stderr)
-		}
-		if _, err := os.Stat(out); err == nil {
-			t.Errorf("tracecat %q left %s behind", tc.args, out)
-			os.Remove(out)
 		}
 	}
 }

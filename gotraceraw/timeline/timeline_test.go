@@ -13,19 +13,27 @@ import (
 	"github.com/tracefmt/tracefmt/internal/testutil"
 )
 
-// timelineOf writes the timeline of a trace file, and counts what the
-// trace holds.
-func timelineOf(t *testing.T, path string) ([]byte, map[string]int, parsed.Time) {
+// openTrace opens a trace file for reading at the parsed level; the file
+// is closed when the test ends.
+func openTrace(t *testing.T, path string) *parsed.Reader {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
+	t.Cleanup(func() { f.Close() })
 	r, err := parsed.NewReader(f)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return r
+}
+
+// timelineOf writes the timeline of a trace file, and counts what the
+// trace holds.
+func timelineOf(t *testing.T, path string) ([]byte, map[string]int, parsed.Time) {
+	t.Helper()
+	r := openTrace(t, path)
 	var out bytes.Buffer
 	w, err := NewWriter(&out)
 	if err != nil {
@@ -227,15 +235,7 @@ func (failingDest) Write([]byte) (int, error) { return 0, errDiskFull }
 // be written out, by every later Write and by Close, not by Close alone.
 func TestDestinationFails(t *testing.T) {
 	// (its timeline is 350 KB, more than the Writer buffers)
-	f, err := os.Open("../testdata/syscalls.trace")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	r, err := parsed.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := openTrace(t, "../testdata/syscalls.trace")
 	w, err := NewWriter(failingDest{})
 	if err != nil {
 		t.Fatal(err)
