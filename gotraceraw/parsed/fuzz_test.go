@@ -35,19 +35,28 @@ func fuzzSeeds(f *testing.F) [][]byte {
 		}
 		seeds = append(seeds, data)
 	}
-	if r := goRootOrEmpty(); r != "" {
-		tests, _ := filepath.Glob(filepath.Join(r, "src", "internal", "trace", "testdata", "tests", "*.test"))
-		for _, p := range tests {
-			archive, err := os.ReadFile(p)
-			if err != nil {
-				f.Fatal(err)
-			}
-			if text, ok := testutil.TxtarSection(archive, "trace"); ok {
-				seeds = append(seeds, textToWire(f, text))
-			}
+	return append(seeds, goCorpusTraces(f)...)
+}
+
+// goCorpusTraces returns the traces of Go's test corpus in binary form,
+// none without a go command.
+func goCorpusTraces(t testing.TB) [][]byte {
+	r := goRootOrEmpty()
+	if r == "" {
+		return nil
+	}
+	var traces [][]byte
+	tests, _ := filepath.Glob(filepath.Join(r, "src", "internal", "trace", "testdata", "tests", "*.test"))
+	for _, p := range tests {
+		archive, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if text, ok := testutil.TxtarSection(archive, "trace"); ok {
+			traces = append(traces, textToWire(t, text))
 		}
 	}
-	return seeds
+	return traces
 }
 
 // goRootOrEmpty is GOROOT of the go command on PATH, or "" without one:
@@ -63,7 +72,8 @@ func goRootOrEmpty() string {
 }
 
 // FuzzReader reads arbitrary bytes: no panic; the same events and error
-// whole, byte by byte and with a reused Reader; errors are FormatErrors
+// whole, byte by byte, with a reused Reader and with the common events
+// ordered by the general path instead of in line; errors are FormatErrors
 // within the input; a Validator fed the generations agrees; and whatever
 // the Reader accepts, a raw-level round trip (read, then written with
 // shortest varints, and again through a validating Writer) is accepted
@@ -99,6 +109,7 @@ func FuzzReader(f *testing.F) {
 				t.Fatalf("byte by byte: %d bytes of text and %v, want %d and %v", len(again), err2, len(text), err)
 			}
 		}
+		agreeInLine(t, data, text, err)
 		agreeValidator(t, data, err)
 		if err != nil {
 			return

@@ -37,6 +37,32 @@ func parseText(data []byte) ([]byte, error) {
 	}
 }
 
+// agreeInLine checks that data reads the same, text and error, with every
+// event taking the general ordering path, as it read in text and err
+// with the stream's in-line ordering and decoding of the common events.
+func agreeInLine(t testing.TB, data, text []byte, err error) {
+	t.Helper()
+	inLine = false
+	text2, err2 := parseText(data)
+	inLine = true
+	if !bytes.Equal(text, text2) {
+		t.Fatalf("in line: %d bytes of text, without: %d (first difference at byte %d)", len(text), len(text2), firstDiff(text, text2))
+	}
+	if (err == nil) != (err2 == nil) || err != nil && err.Error() != err2.Error() {
+		t.Fatalf("in line: %v\nwithout: %v", err, err2)
+	}
+}
+
+func firstDiff(a, b []byte) int {
+	n := min(len(a), len(b))
+	for i := 0; i < n; i++ {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return n
+}
+
 // reasonOf returns Go's message in err.
 func reasonOf(err error) string {
 	var fe *FormatError
