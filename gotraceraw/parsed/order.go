@@ -120,6 +120,12 @@ func (s *gState) ready(from, gen, seq uint64) bool {
 	return s != nil && s.status == from && seqNext(gen, seq, s.seqGen, s.seq)
 }
 
+// take records the transition numbered seq of generation gen, to status
+// to, that ready allowed: the goroutine's next must follow it.
+func (s *gState) take(to, gen, seq uint64) {
+	s.status, s.seqGen, s.seq = to, gen, seq
+}
+
 type pState struct {
 	status      uint64 // a wire status (procRunning…)
 	seqGen, seq uint64
@@ -334,7 +340,7 @@ func (o *ordering) advance(ev *raw, tab *tables, m ThreadID, gen uint64, msp **m
 		if c.m == NoThread || c.p == NoProc || c.g != NoGoroutine {
 			return false, check(c, reqs{must, must, mustNot})
 		}
-		s.status, s.seqGen, s.seq = goRunning, gen, ev.args[1]
+		s.take(goRunning, gen, ev.args[1])
 		g = GoID(ev.args[0])
 		if ms != nil {
 			ms.gs = s
@@ -370,7 +376,7 @@ func (o *ordering) advance(ev *raw, tab *tables, m ThreadID, gen uint64, msp **m
 		if !s.ready(goWaiting, gen, ev.args[1]) {
 			return false, nil
 		}
-		s.status, s.seqGen, s.seq = goRunnable, gen, ev.args[1]
+		s.take(goRunnable, gen, ev.args[1])
 	default:
 		next, ok, err := o.advanceOther(ev, tab, gen, c)
 		if err == nil && ok && ms != nil {
@@ -695,7 +701,7 @@ func (o *ordering) goSwitch(ev *raw, tab *tables, gen uint64, c schedCtx) (sched
 		o.deleteG(c.g)
 		o.pushMade(gotraceraw.EvGoDestroy, ev.time, tab, c)
 	}
-	ns.status, ns.seqGen, ns.seq = goRunning, gen, ev.args[1]
+	ns.take(goRunning, gen, ev.args[1])
 	next := c
 	next.g = nextID
 	start := c

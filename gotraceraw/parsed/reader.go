@@ -175,7 +175,7 @@ func (s *stream) next(src *gotraceraw.Reader, e *Event) (*Event, error) {
 			case gotraceraw.EvGoStart:
 				if ms.p != NoProc && ms.g == NoGoroutine {
 					if gs := s.o.gs.get(int64(ev.args[0])); gs.ready(goRunnable, s.gen.gen, ev.args[1]) {
-						gs.status, gs.seqGen, gs.seq = goRunning, s.gen.gen, ev.args[1]
+						gs.take(goRunning, s.gen.gen, ev.args[1])
 						e.fill(ev, s.gen.tab, schedCtx{g: NoGoroutine, p: ms.p, m: c.m})
 						ms.g, ms.gs = GoID(ev.args[0]), gs
 						ok, checked = true, true // no IDs
@@ -195,7 +195,7 @@ func (s *stream) next(src *gotraceraw.Reader, e *Event) (*Event, error) {
 				}
 			case gotraceraw.EvGoUnblock:
 				if gs := s.o.gs.get(int64(ev.args[0])); gs.ready(goWaiting, s.gen.gen, ev.args[1]) && s.gen.tab.stacks.has(ev.args[2]) {
-					gs.status, gs.seqGen, gs.seq = goRunnable, s.gen.gen, ev.args[1]
+					gs.take(goRunnable, s.gen.gen, ev.args[1])
 					e.fill(ev, s.gen.tab, schedCtx{g: ms.g, p: ms.p, m: c.m})
 					ok, checked = true, true
 				}
