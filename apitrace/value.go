@@ -458,12 +458,11 @@ func (c *cloner) value(v Value) Value {
 			return Value{ref: (*blobBytes)(p)}
 		}
 		return Value{ref: (*stringBytes)(p)}
+	case *arrayBlock, *structBlock, *reprBlock, *wstringBlock:
+	default:
+		return v // nothing this package builds
 	}
-	k := v.Kind()
-	if v.fromScalar() {
-		return v
-	}
-	elems := v.Elems()
+	k, elems := v.split()
 	if k == KindStruct {
 		c.nodes = append(c.nodes, Value{ref: v.Struct()})
 	}
