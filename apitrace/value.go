@@ -11,12 +11,12 @@ import (
 // methods give what that kind holds and a zero result for what it does
 // not hold, on any Value, the zero one included (KindNone).
 //
-// A Value is 24 bytes, about what apitrace spends on one, because a trace
-// may hold millions of them in one event (an array of 2^22 integers is a
-// value apitrace reads): the children of a composite live together in one
-// block, which the Value indexes, and a string or blob is a pointer to its
-// slice. Values are built by the functions named after the kinds (Int,
-// String, Array, Struct...) and compared with Equal.
+// A Value is 24 bytes (16 on 32-bit platforms), about what apitrace spends
+// on one, because a trace may hold millions of them in one event (an array
+// of 2^22 integers is a value apitrace reads): the children of a composite
+// live together in one block, which the Value indexes, and a string or
+// blob is a pointer to its slice. Values are built by the functions named
+// after the kinds (Int, String, Array, Struct...) and compared with Equal.
 //
 // Values returned by a Reader or CallReader point into buffers the reader
 // owns (a string's bytes into its decompressed stream, a composite's
