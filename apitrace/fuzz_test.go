@@ -106,34 +106,11 @@ func renderCall(sb *strings.Builder, c *Call) {
 	}
 	for i := range c.Args {
 		fmt.Fprintf(sb, " %d=", i)
-		renderValue(sb, &c.Args[i])
+		valueText(sb, &c.Args[i], true)
 	}
 	sb.WriteString(" ret=")
-	renderValue(sb, &c.Ret)
+	valueText(sb, &c.Ret, true)
 	sb.WriteByte('\n')
-}
-
-// renderValue spells out a value, its signatures by id (their content
-// is checked elsewhere).
-func renderValue(sb *strings.Builder, v *Value) {
-	fmt.Fprintf(sb, "%v:%x:%q", v.Kind(), v.Bits(), v.Bytes())
-	if v.Enum() != nil {
-		fmt.Fprintf(sb, "enum%d", v.Enum().ID)
-	}
-	if v.Bitmask() != nil {
-		fmt.Fprintf(sb, "bitmask%d", v.Bitmask().ID)
-	}
-	if v.Struct() != nil {
-		fmt.Fprintf(sb, "struct%d", v.Struct().ID)
-	}
-	if len(v.Elems()) > 0 {
-		sb.WriteByte('{')
-		for i := range v.Elems() {
-			renderValue(sb, &v.Elems()[i])
-			sb.WriteByte(',')
-		}
-		sb.WriteByte('}')
-	}
 }
 
 // FuzzReader feeds whole files (container and all) to the CallReader.

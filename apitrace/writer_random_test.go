@@ -584,26 +584,32 @@ func headerRefused(err error, buf *bytes.Buffer) string {
 	return ""
 }
 
-// valueText spells out a value tree with its signatures' contents but not
-// their ids, which the Writer may change.
-func valueText(sb *strings.Builder, v *Value) {
+// valueText spells out a value tree. Its signatures are spelled by id when
+// byID is set (their content is checked elsewhere), else by their contents
+// but not their ids, which the Writer may change.
+func valueText(sb *strings.Builder, v *Value, byID bool) {
 	fmt.Fprintf(sb, "%v:%x:%q", v.Kind(), v.Bits(), v.Bytes())
-	if v.Enum() != nil {
+	switch {
+	case byID && v.Enum() != nil:
+		fmt.Fprintf(sb, "enum%d", v.Enum().ID)
+	case byID && v.Bitmask() != nil:
+		fmt.Fprintf(sb, "bitmask%d", v.Bitmask().ID)
+	case byID && v.Struct() != nil:
+		fmt.Fprintf(sb, "struct%d", v.Struct().ID)
+	case v.Enum() != nil:
 		fmt.Fprintf(sb, "enum%v", v.Enum().Values)
-	}
-	if v.Bitmask() != nil {
+	case v.Bitmask() != nil:
 		fmt.Fprintf(sb, "bitmask%v", v.Bitmask().Flags)
-	}
-	if v.Struct() != nil {
+	case v.Struct() != nil:
 		fmt.Fprintf(sb, "struct%q%q", v.Struct().Name, v.Struct().Members)
 	}
 	if len(v.Elems()) > 0 {
-		sb.WriteString("{")
+		sb.WriteByte('{')
 		for i := range v.Elems() {
-			valueText(sb, &v.Elems()[i])
-			sb.WriteString(",")
+			valueText(sb, &v.Elems()[i], byID)
+			sb.WriteByte(',')
 		}
-		sb.WriteString("}")
+		sb.WriteByte('}')
 	}
 }
 
@@ -644,11 +650,11 @@ func eventText(ev *Event) string {
 	detailText(&sb, ev.Sig, ev.Flags, ev.Backtrace)
 	for i := range ev.Args {
 		fmt.Fprintf(&sb, "arg %d ", ev.Args[i].Index)
-		valueText(&sb, &ev.Args[i].Value)
+		valueText(&sb, &ev.Args[i].Value, false)
 		sb.WriteString(" ")
 	}
 	sb.WriteString("ret ")
-	valueText(&sb, &ev.Ret)
+	valueText(&sb, &ev.Ret, false)
 	return sb.String()
 }
 
@@ -662,11 +668,11 @@ func callText(c *Call) string {
 	}
 	for i := range c.Args[:n] {
 		fmt.Fprintf(&sb, "arg %d ", i)
-		valueText(&sb, &c.Args[i])
+		valueText(&sb, &c.Args[i], false)
 		sb.WriteString(" ")
 	}
 	sb.WriteString("ret ")
-	valueText(&sb, &c.Ret)
+	valueText(&sb, &c.Ret, false)
 	return sb.String()
 }
 
