@@ -50,11 +50,13 @@
 // On a 25 MB trace of 4.8 million events, `gotracetext -parsed` prints
 // the 1.25 GB of `go tool trace -d=parsed` text about 15 times faster
 // than that command, in a quarter of its memory. Reading alone costs
-// about 10 ns of CPU an event (measured 2026-11-26 11:56 UTC), 0.7 times
-// the raw level's reading and printing its text (14.1 ns in the same
-// runs), with or without CPU samples in the trace. On small traces, where
-// building each generation's string and stack tables weighs more, 0.6 to
-// 0.85 times it.
+// about 10 ns of CPU an event (measured 2026-11-26 11:56 and 12:27 UTC),
+// 0.7 times the raw level's reading and printing its text (14 ns in the
+// same runs), and 0.7 to 0.8 times it on a trace with CPU samples. On
+// small traces, where each generation's string and stack tables weigh
+// more, 0.7 to 0.95 times it; but a small trace of deep stacks read in a
+// process of its own costs 1.3 times it, as collecting its tables'
+// garbage takes the spare core.
 //
 // # What this package does that Go's parser does not
 //
