@@ -78,7 +78,8 @@ func (v Value) Kind() ValueKind {
 // Bits returns the scalar payload: the integer (int64 bits for KindSInt
 // and KindEnum), the float bits (math.Float32bits in the low 32 bits for
 // KindFloat, math.Float64bits for KindDouble), the pointer address, the
-// bitmask value. It is 0 for the other kinds.
+// bitmask value. It is 0 for the other kinds, but for a value Scalar made
+// of a kind that holds more than bits, which keeps the bits it was given.
 func (v Value) Bits() uint64 {
 	switch v.ref.(type) {
 	case ValueKind, *EnumSig, *BitmaskSig:
@@ -281,12 +282,16 @@ func Pointer(addr uint64) Value { return Value{num: addr, ref: KindPointer} }
 // Scalar returns a value of kind k holding bits, as Bits describes them:
 // also the forms Int does not make, such as a KindSInt of 0 or more, which
 // a stream may hold and a Writer then reproduces. KindNone gives the zero
-// Value. Any kind that holds more than bits (a string, an array, an
-// enum...) gives a value of that kind holding nothing, which a Writer
-// refuses with ErrInvalid.
+// Value; KindNull, KindFalse and KindTrue, which hold no bits, drop them
+// (the stream has no room for them). Any kind that holds more than bits (a
+// string, an array, an enum...) gives a value of that kind holding
+// nothing, which a Writer refuses with ErrInvalid.
 func Scalar(k ValueKind, bits uint64) Value {
-	if k == KindNone {
+	switch k {
+	case KindNone:
 		return Value{}
+	case KindNull, KindFalse, KindTrue:
+		bits = 0
 	}
 	return Value{num: bits, ref: k}
 }

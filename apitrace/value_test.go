@@ -3,10 +3,12 @@ package apitrace
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"reflect"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -228,5 +230,135 @@ func TestValueStale(t *testing.T) {
 	for _, v := range kept {
 		_, _, _, _ = v.Kind(), v.Elems(), v.Struct(), v.Bytes()
 		_, _ = v.Clone(), v.Equal(v)
+	}
+}
+
+// userValues returns, by name, the values a user can build by hand: the
+// zero Value, Scalar of every kind with bits that fit and bits that do
+// not, each constructor given nil, empty and zero arguments, and trees
+// nested deeper than the Writer takes.
+func userValues() map[string]Value {
+	st := &StructSig{ID: 3, Name: "S", Members: []string{"x", "y"}}
+	anon := &StructSig{ID: 4, Name: "A", Members: []string{"", "y"}}
+	en := &EnumSig{ID: 1, Values: []EnumValue{{"A", 1}}}
+	bm := &BitmaskSig{ID: 2, Flags: []BitmaskFlag{{"B", 1}}}
+	vals := map[string]Value{
+		"zero":                 {},
+		"String(nil)":          String(nil),
+		"String(empty)":        String([]byte{}),
+		"Blob(nil)":            Blob(nil),
+		"Blob(empty)":          Blob([]byte{}),
+		"Array()":              Array(),
+		"Array(nil...)":        Array([]Value(nil)...),
+		"Array(zero)":          Array(Value{}),
+		"Array(Array())":       Array(Array(), Array(Array())),
+		"WString()":            WString(),
+		"WString(0)":           WString(Uint(0)),
+		"WString(2^32)":        WString(Uint(1 << 32)),
+		"WString(zero)":        WString(Value{}),
+		"WString(null)":        WString(Null()),
+		"WString(array)":       WString(Array(Uint(1))),
+		"Struct(nil)":          Struct(nil),
+		"Struct(nil, 1)":       Struct(nil, Uint(1)),
+		"Struct(sig)":          Struct(st),
+		"Struct(sig, 1)":       Struct(st, Uint(1)),
+		"Struct(sig, zero)":    Struct(st, Value{}, Value{}),
+		"Struct(sig, 1, 2)":    Struct(st, Uint(1), Uint(2)),
+		"Struct(anon, uint)":   Struct(anon, Uint(1), Uint(2)),
+		"Struct(anon, struct)": Struct(anon, Struct(st, Uint(1), Uint(2)), Uint(2)),
+		"Enum(nil)":            Enum(nil, 1),
+		"Enum(sig)":            Enum(en, 1),
+		"Bitmask(nil)":         Bitmask(nil, 1),
+		"Bitmask(sig)":         Bitmask(bm, 3),
+		"Repr(zero, zero)":     Repr(Value{}, Value{}),
+		"Repr(string, uint)":   Repr(String([]byte("h")), Uint(1)),
+		"Repr(scalar array)":   Repr(Scalar(KindArray, 1), Uint(1)),
+		"nested": Array(Array(Struct(st, Array(), Repr(String(nil), Enum(en, 1)))),
+			WString(Uint('w')), Struct(st, Blob([]byte{}), Bitmask(bm, 1))),
+	}
+	for k := range 256 {
+		for _, bits := range []uint64{0, 1, 1 << 32, math.MaxUint64} {
+			vals[fmt.Sprintf("Scalar(%d, %#x)", k, bits)] = Scalar(ValueKind(k), bits)
+		}
+	}
+	deep := Uint(1)
+	for range DefaultMaxDepth + 1 {
+		deep = Array(deep)
+	}
+	vals["deep"] = deep
+	return vals
+}
+
+// TestValueSafety gives each value a user can build to every method, to
+// Clone and Equal, to a CallWriter and to the Dumper: none panics; the
+// clone is equal and spells the same, nil bytes staying nil; the writer
+// accepts the value or refuses it with ErrInvalid, Check saying the same;
+// and a value it accepts reads back as built, which the Dumper prints
+// the same.
+func TestValueSafety(t *testing.T) {
+	sig := &FunctionSig{ID: 1, Name: "f", ArgNames: []string{"a"}}
+	h := Header{Version: 6, SemanticVersion: 6}
+	for name, v := range userValues() {
+		checkValueSafe(t, name, v, h, sig)
+	}
+}
+
+// checkValueSafe is TestValueSafety's check of one value.
+func checkValueSafe(t *testing.T, name string, v Value, h Header, sig *FunctionSig) {
+	t.Helper()
+	defer func() {
+		if p := recover(); p != nil {
+			t.Errorf("%s: panic: %v", name, p)
+		}
+	}()
+	_, _, _, _, _ = v.Kind(), v.Bits(), v.Int(), v.Uint(), v.Float32()
+	_, _, _ = v.Float64(), v.Bytes(), v.Elems()
+	_, _, _ = v.Enum(), v.Bitmask(), v.Struct()
+	c := v.Clone()
+	if !v.Equal(v) || !c.Equal(v) || !v.Equal(c) {
+		t.Errorf("%s: not Equal to itself or its clone", name)
+	}
+	if render(c) != render(v) || (c.Bytes() == nil) != (v.Bytes() == nil) {
+		t.Errorf("%s: clone %s (nil bytes %v), want %s (%v)", name, render(c), c.Bytes() == nil, render(v), v.Bytes() == nil)
+	}
+	d := NewDumper(io.Discard, DumpOptions{})
+	call := &Call{Sig: sig, Args: []Value{v}, Ret: v}
+	text := string(d.AppendCall(nil, call))
+	NewDumper(io.Discard, DumpOptions{Color: true}).AppendCall(nil, call)
+
+	var buf bytes.Buffer
+	w, err := NewCallWriter(&buf, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := w.Check(call)
+	err = w.Write(call)
+	if err != nil && (!errors.Is(err, ErrInvalid) || strings.Contains(err.Error(), "runtime error")) {
+		t.Errorf("%s: Write: %v, want nil or ErrInvalid", name, err)
+	}
+	if (checked == nil) != (err == nil) {
+		t.Errorf("%s: Check says %v, Write %v", name, checked, err)
+	}
+	if err != nil {
+		return
+	}
+	if err := w.Close(); err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	r, err := NewCallReader(&buf)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	got, err := r.Read()
+	if err != nil {
+		t.Fatalf("%s: read back: %v", name, err)
+	}
+	for _, g := range []Value{got.Args[0], got.Ret} {
+		if render(g) != render(v) {
+			t.Errorf("%s: written, read back as %s, want %s", name, render(g), render(v))
+		}
+	}
+	if back := string(d.AppendCall(nil, got)); back != text {
+		t.Errorf("%s: read back, dumped as %q, built as %q", name, back, text)
 	}
 }
