@@ -213,6 +213,7 @@ func TestValueStale(t *testing.T) {
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
+	file := bytes.Clone(buf.Bytes())
 	r, err := NewReader(&buf)
 	if err != nil {
 		t.Fatal(err)
@@ -230,6 +231,33 @@ func TestValueStale(t *testing.T) {
 	for _, v := range kept {
 		_, _, _, _ = v.Kind(), v.Elems(), v.Struct(), v.Bytes()
 		_, _ = v.Clone(), v.Equal(v)
+	}
+	// Through every method, a Writer and the Dumper too, from a
+	// CallReader's calls as well.
+	h := Header{Version: 6, SemanticVersion: 6}
+	for i, v := range kept {
+		checkValueSafe(t, fmt.Sprintf("stale %d", i), v, h, sig)
+	}
+	cr, err := NewCallReader(bytes.NewReader(file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var calls []Value
+	for {
+		c, err := cr.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		calls = append(calls, c.Args...)
+		if e := c.Args[0].Elems(); len(e) > 0 {
+			calls = append(calls, e[len(e)-1])
+		}
+	}
+	for i, v := range calls {
+		checkValueSafe(t, fmt.Sprintf("stale call value %d", i), v, h, sig)
 	}
 }
 
