@@ -22,7 +22,9 @@ import (
 // owns (a string's bytes into its decompressed stream, a composite's
 // children into its value arena): they are valid until the next call to
 // Read. Use Clone to keep one. A Value built for a Writer holds what it was
-// built from.
+// built from. Values are trees: Array and WString do not copy their
+// elements, so a value can be made to hold itself, and Clone, Equal and a
+// Dumper would then never end (a Writer refuses it as nested too deep).
 type Value struct {
 	// num is the scalar payload, as Bits returns it; for a composite, the
 	// index of its first child in its block (low 32 bits) and the number
