@@ -207,7 +207,11 @@ func isScalarKind(k ValueKind) bool {
 }
 
 // Equal reports whether v and w are the same value: same kind and bits,
-// the same bytes, equal children, the same signature pointers.
+// the same bytes, equal children, the same signature pointers. A nil and
+// an empty string or blob are equal, as the stream holds them alike;
+// floats are compared by their bits (a NaN equals itself, 0 and -0
+// differ); a value Scalar made of a kind that holds more than bits equals
+// only another such.
 func (v Value) Equal(w Value) bool {
 	k := v.Kind()
 	if k != w.Kind() || v.Bits() != w.Bits() || v.fromScalar() != w.fromScalar() {

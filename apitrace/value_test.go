@@ -124,6 +124,14 @@ func TestValueEqual(t *testing.T) {
 	if Enum(en, 1).Equal(Uint(1)) || String(nil).Equal(Scalar(KindString, 0)) {
 		t.Error("different kinds of value are Equal")
 	}
+	// What Equal's doc says of nil bytes, floats and Scalar.
+	nan := math.NaN()
+	if !String(nil).Equal(String([]byte{})) || !Blob([]byte{}).Equal(Blob(nil)) || !Float64(nan).Equal(Float64(nan)) {
+		t.Error("nil and empty bytes, or a NaN and itself, are not Equal")
+	}
+	if Float64(0).Equal(Float64(math.Copysign(0, -1))) || Scalar(KindArray, 0).Equal(Array()) || Array().Equal(Scalar(KindArray, 0)) {
+		t.Error("0 and -0, or an array Scalar made and an empty one, are Equal")
+	}
 }
 
 // TestValueScalarRoundTrip writes the forms only Scalar makes and reads
