@@ -122,8 +122,8 @@ type Dumper struct {
 	buf  []byte
 	tail []byte // text of the incomplete calls at the end of a trace
 	err  error
-	// streaming is set while Call renders into buf: a large string is
-	// then written out as it is escaped.
+	// streaming is set while Call renders into buf: a large string or
+	// array is then written out as its text is made.
 	streaming bool
 
 	// What the Dumper knows of each signature it has printed: by id for
@@ -549,13 +549,21 @@ func (d *Dumper) streamQuoted(dst, s []byte) []byte {
 			break
 		}
 		s = s[n:]
-		if len(dst) >= dumpFlushSize {
-			d.buf = dst
-			d.flush()
-			dst = d.buf
-		}
+		dst = d.spill(dst)
 	}
 	return append(dst, '"')
+}
+
+// spill writes dst out once it holds dumpFlushSize bytes and returns it
+// emptied, so that a large value's text is never held whole; dst is the
+// Dumper's own buffer, as while Call renders into it.
+func (d *Dumper) spill(dst []byte) []byte {
+	if len(dst) < dumpFlushSize {
+		return dst
+	}
+	d.buf = dst
+	d.flush()
+	return d.buf
 }
 
 func (d *Dumper) appendLiteral(dst []byte, s string) []byte {
@@ -640,12 +648,10 @@ func (d *Dumper) appendValue(dst []byte, v *Value) []byte {
 				dst = append(dst, ", "...)
 			}
 			dst = d.appendValue(dst, &elems[i])
-			if d.streaming && len(dst) >= dumpFlushSize {
+			if d.streaming {
 				// A large array's text is written out as it is
-				// made, as streamQuoted does for a string's.
-				d.buf = dst
-				d.flush()
-				dst = d.buf
+				// made, as a large string's is.
+				dst = d.spill(dst)
 			}
 		}
 		return append(dst, '}')
