@@ -321,29 +321,24 @@ func Enum(sig *EnumSig, v int64) Value { return Value{num: uint64(v), ref: sig} 
 func Bitmask(sig *BitmaskSig, v uint64) Value { return Value{num: v, ref: sig} }
 
 // Array returns a KindArray of elems (not copied).
-func Array(elems ...Value) Value {
-	if len(elems) == 0 {
-		return Value{ref: (*arrayBlock)(&noValues)}
-	}
-	if uint64(len(elems)) > math.MaxUint32 {
-		return Value{ref: KindArray} // more than a Value can count: refused
-	}
-	b := arrayBlock(elems)
-	return Value{num: uint64(len(elems)) << 32, ref: &b}
-}
+func Array(elems ...Value) Value { return holding(KindArray, elems) }
 
 // WString returns a KindWString of the code units units (not copied), each
 // a KindUInt from 1 to 2^32-1 for a Writer to accept it. apitrace reads
 // them into a wchar_t: UTF-32 on Linux, UTF-16 on Windows.
-func WString(units ...Value) Value {
-	if len(units) == 0 {
-		return Value{ref: (*wstringBlock)(&noValues)}
+func WString(units ...Value) Value { return holding(KindWString, units) }
+
+// holding returns an array or wide string of kind k whose children are
+// elems, or, for more than a Value counts, an empty value of kind k, which
+// a Writer refuses.
+func holding(k ValueKind, elems []Value) Value {
+	if len(elems) == 0 {
+		return composite(k, &noValues, 0, 0)
 	}
-	if uint64(len(units)) > math.MaxUint32 {
-		return Value{ref: KindWString}
+	if uint64(len(elems)) > math.MaxUint32 {
+		return Value{ref: k}
 	}
-	b := wstringBlock(units)
-	return Value{num: uint64(len(units)) << 32, ref: &b}
+	return composite(k, &elems, 0, len(elems))
 }
 
 // Struct returns a KindStruct of signature sig with members (copied), one
@@ -352,18 +347,18 @@ func Struct(sig *StructSig, members ...Value) Value {
 	if uint64(len(members)) >= math.MaxUint32 {
 		return Value{ref: KindStruct}
 	}
-	b := make(structBlock, 1+len(members))
+	b := make([]Value, 1+len(members))
 	b[0] = Value{ref: sig}
 	copy(b[1:], members)
-	return Value{num: 1 | uint64(len(members))<<32, ref: &b}
+	return composite(KindStruct, &b, 1, len(members))
 }
 
 // Repr returns a KindRepr: a value apitrace records in two forms, human
 // (shown by apitrace dump) and machine (an integer the value converts to,
 // used by the replayer and by blob dumps).
 func Repr(human, machine Value) Value {
-	b := reprBlock{human, machine}
-	return Value{num: 2 << 32, ref: &b}
+	b := []Value{human, machine}
+	return composite(KindRepr, &b, 0, 2)
 }
 
 // composite returns a Value of kind k whose n children start at index
