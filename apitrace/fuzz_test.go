@@ -106,10 +106,10 @@ func renderCall(sb *strings.Builder, c *Call) {
 	}
 	for i := range c.Args {
 		fmt.Fprintf(sb, " %d=", i)
-		valueText(sb, &c.Args[i], true)
+		valueText(sb, &c.Args[i], byID)
 	}
 	sb.WriteString(" ret=")
-	valueText(sb, &c.Ret, true)
+	valueText(sb, &c.Ret, byID)
 	sb.WriteByte('\n')
 }
 

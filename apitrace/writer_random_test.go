@@ -584,29 +584,47 @@ func headerRefused(err error, buf *bytes.Buffer) string {
 	return ""
 }
 
-// valueText spells out a value tree. Its signatures are spelled by id when
-// byID is set (their content is checked elsewhere), else by their contents
-// but not their ids, which the Writer may change.
-func valueText(sb *strings.Builder, v *Value, byID bool) {
+// sigSpelling says how valueText spells a signature: by id, by content
+// (names, values and members) or both.
+type sigSpelling uint8
+
+const (
+	byID sigSpelling = 1 << iota
+	// byContent leaves the id out: a Writer may change it.
+	byContent
+)
+
+// valueText spells out a value tree, its signatures as how says.
+func valueText(sb *strings.Builder, v *Value, how sigSpelling) {
 	fmt.Fprintf(sb, "%v:%x:%q", v.Kind(), v.Bits(), v.Bytes())
-	switch {
-	case byID && v.Enum() != nil:
-		fmt.Fprintf(sb, "enum%d", v.Enum().ID)
-	case byID && v.Bitmask() != nil:
-		fmt.Fprintf(sb, "bitmask%d", v.Bitmask().ID)
-	case byID && v.Struct() != nil:
-		fmt.Fprintf(sb, "struct%d", v.Struct().ID)
-	case v.Enum() != nil:
-		fmt.Fprintf(sb, "enum%v", v.Enum().Values)
-	case v.Bitmask() != nil:
-		fmt.Fprintf(sb, "bitmask%v", v.Bitmask().Flags)
-	case v.Struct() != nil:
-		fmt.Fprintf(sb, "struct%q%q", v.Struct().Name, v.Struct().Members)
+	if s := v.Enum(); s != nil {
+		if how&byID != 0 {
+			fmt.Fprintf(sb, "enum%d", s.ID)
+		}
+		if how&byContent != 0 {
+			fmt.Fprintf(sb, "enum%v", s.Values)
+		}
 	}
-	if len(v.Elems()) > 0 {
+	if s := v.Bitmask(); s != nil {
+		if how&byID != 0 {
+			fmt.Fprintf(sb, "bitmask%d", s.ID)
+		}
+		if how&byContent != 0 {
+			fmt.Fprintf(sb, "bitmask%v", s.Flags)
+		}
+	}
+	if s := v.Struct(); s != nil {
+		if how&byID != 0 {
+			fmt.Fprintf(sb, "struct%d", s.ID)
+		}
+		if how&byContent != 0 {
+			fmt.Fprintf(sb, "struct%q%q", s.Name, s.Members)
+		}
+	}
+	if elems := v.Elems(); len(elems) > 0 {
 		sb.WriteByte('{')
-		for i := range v.Elems() {
-			valueText(sb, &v.Elems()[i], byID)
+		for i := range elems {
+			valueText(sb, &elems[i], how)
 			sb.WriteByte(',')
 		}
 		sb.WriteByte('}')
@@ -650,11 +668,11 @@ func eventText(ev *Event) string {
 	detailText(&sb, ev.Sig, ev.Flags, ev.Backtrace)
 	for i := range ev.Args {
 		fmt.Fprintf(&sb, "arg %d ", ev.Args[i].Index)
-		valueText(&sb, &ev.Args[i].Value, false)
+		valueText(&sb, &ev.Args[i].Value, byContent)
 		sb.WriteString(" ")
 	}
 	sb.WriteString("ret ")
-	valueText(&sb, &ev.Ret, false)
+	valueText(&sb, &ev.Ret, byContent)
 	return sb.String()
 }
 
@@ -668,11 +686,11 @@ func callText(c *Call) string {
 	}
 	for i := range c.Args[:n] {
 		fmt.Fprintf(&sb, "arg %d ", i)
-		valueText(&sb, &c.Args[i], false)
+		valueText(&sb, &c.Args[i], byContent)
 		sb.WriteString(" ")
 	}
 	sb.WriteString("ret ")
-	valueText(&sb, &c.Ret, false)
+	valueText(&sb, &c.Ret, byContent)
 	return sb.String()
 }
 

@@ -3,7 +3,6 @@ package apitrace
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -281,26 +280,12 @@ func TestWriteValues(t *testing.T) {
 	}
 }
 
-// render spells a value tree out, signatures by content, for comparisons.
+// render spells a value tree out, signatures by id and content, for
+// comparisons.
 func render(v Value) string {
-	s := fmt.Sprintf("%v:%x:%q", v.Kind(), v.Bits(), v.Bytes())
-	if v.Enum() != nil {
-		s += fmt.Sprintf("enum%d%v", v.Enum().ID, v.Enum().Values)
-	}
-	if v.Bitmask() != nil {
-		s += fmt.Sprintf("bitmask%d%v", v.Bitmask().ID, v.Bitmask().Flags)
-	}
-	if v.Struct() != nil {
-		s += fmt.Sprintf("struct%d%s%q", v.Struct().ID, v.Struct().Name, v.Struct().Members)
-	}
-	if len(v.Elems()) > 0 {
-		s += "{"
-		for _, e := range v.Elems() {
-			s += render(e) + ","
-		}
-		s += "}"
-	}
-	return s
+	var sb strings.Builder
+	valueText(&sb, &v, byID|byContent)
+	return sb.String()
 }
 
 func equalFrame(a, b *Frame) bool {
