@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"errors"
 	"io"
+	"math"
 	"os"
 	"runtime"
 	"strings"
@@ -403,5 +404,27 @@ func TestWriterBigStringRefused(t *testing.T) {
 	}
 	if n != 1 {
 		t.Errorf("%d events read back, want the first alone", n)
+	}
+}
+
+// TestMaxValuesTakenUpTo2To30 checks that a MaxValues above 2^30 counts
+// as 2^30, as its doc says: a composite value keeps its children's place
+// and count in 32 bits each, which an event's values, the arrays, structs
+// and reprs holding them and the structs' signatures must stay under.
+func TestMaxValuesTakenUpTo2To30(t *testing.T) {
+	for _, max := range []int{1<<30 + 1, math.MaxInt} {
+		r := Reader{MaxValues: max}
+		if err := r.Reset(bytes.NewReader(stream6())); err != nil {
+			t.Fatal(err)
+		}
+		if r.maxValues != 1<<30 {
+			t.Errorf("MaxValues %d is taken as %d, want 2^30", max, r.maxValues)
+		}
+	}
+	// An event's nodes: its values and the composites holding them, and
+	// a signature node for each struct among them; the last index must
+	// fit in 32 bits.
+	if nodes := uint64(4 * maxMaxValues); nodes > 1<<32 {
+		t.Errorf("MaxValues of %d lets an event hold %d nodes, past 2^32", maxMaxValues, nodes)
 	}
 }
