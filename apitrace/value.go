@@ -16,7 +16,9 @@ import (
 // of 2^22 integers is a value apitrace reads): the children of a composite
 // live together in one block, which the Value indexes, and a string or
 // blob is a pointer to its slice. Values are built by the functions named
-// after the kinds (Int, String, Array, Struct...) and compared with Equal.
+// after the kinds (Null, Bool, Int, Uint, Float32, Float64, Pointer,
+// String, Blob, Enum, Bitmask, Array, Struct, Repr, WString), and by Scalar
+// for any scalar the stream can hold; they are compared with Equal.
 //
 // Values returned by a Reader or CallReader point into buffers the reader
 // owns (a string's bytes into its decompressed stream, a composite's
@@ -250,10 +252,7 @@ func (v Value) Clone() Value {
 	return c.value(v)
 }
 
-// Null returns a KindNull: a null pointer, string or blob. Null, Bool,
-// Int, Uint, Float32, Float64 and Pointer build scalar values for a
-// Writer; String, Blob, Enum, Bitmask, Array, Struct, Repr and WString the
-// others, and Scalar any scalar the stream can hold.
+// Null returns a KindNull: a null pointer, string or blob.
 func Null() Value { return Value{ref: KindNull} }
 
 // Bool returns KindTrue or KindFalse.
@@ -342,7 +341,7 @@ func holding(k ValueKind, elems []Value) Value {
 }
 
 // Struct returns a KindStruct of signature sig with members (copied), one
-// a member name of sig for a Writer to accept it.
+// for each member name of sig for a Writer to accept it.
 func Struct(sig *StructSig, members ...Value) Value {
 	if uint64(len(members)) >= math.MaxUint32 {
 		return Value{ref: KindStruct}
