@@ -68,8 +68,8 @@
 //   - Event.Type gives the wire event behind each event.
 //   - Accessors of the wrong kind return zero values instead of
 //     panicking.
-//   - Strict refuses ExperimentalBatches of unknown experiments and in
-//     Go1.22 traces, which Go's parser takes.
+//   - Strict, and the Validator always, refuse ExperimentalBatches of
+//     unknown experiments and in Go1.22 traces, which Go's parser takes.
 //
 // # Where this package and Go's parser differ
 //

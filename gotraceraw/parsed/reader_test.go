@@ -346,7 +346,8 @@ func TestAllocs(t *testing.T) {
 
 // TestStrict reads a Go 1.22 trace with an ExperimentalBatch added, and
 // one of an experiment no runtime has: Go's parser takes both, as the
-// Reader does by default; Strict refuses them.
+// Reader does by default; Strict refuses them, and so does the Validator,
+// as `go tool trace` crashes printing a batch of an unknown experiment.
 func TestStrict(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join("..", "testdata", "go122-basic.trace"))
 	if err != nil {
@@ -383,6 +384,16 @@ func TestStrict(t *testing.T) {
 		}
 		if !errors.Is(err, ErrGeneration) {
 			t.Errorf("experiment %d, Strict: %v, want ErrGeneration", exp, err)
+		}
+		v, gens := generations(t, trace)
+		val := NewValidator(v)
+		for _, g := range gens {
+			if err = val.Generation(g); err != nil {
+				break
+			}
+		}
+		if !errors.Is(err, ErrGeneration) {
+			t.Errorf("experiment %d, Validator: %v, want ErrGeneration", exp, err)
 		}
 	}
 }

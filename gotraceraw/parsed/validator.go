@@ -13,6 +13,10 @@ import (
 // It carries the state of goroutines, Ps, threads, GC and tasks from one
 // generation to the next, as the Reader does.
 //
+// It applies the Reader's Strict rules too: an ExperimentalBatch of an
+// experiment Go does not know, which Go's parser takes but `go tool trace`
+// crashes printing, or one in a Go1.22 trace, is refused.
+//
 // Its errors are *FormatError, with offsets counted from the start of the
 // generation's bytes. After an error every call returns it.
 type Validator struct {
@@ -28,7 +32,7 @@ type Validator struct {
 // NewValidator returns a Validator for traces of version v.
 func NewValidator(v gotraceraw.Version) *Validator {
 	val := &Validator{v: v}
-	val.s.reset(v, false, DefaultMaxGenerationSize)
+	val.s.reset(v, true, DefaultMaxGenerationSize)
 	if !v.Valid() {
 		val.err = &FormatError{Offset: -1, M: NoThread, Err: gotraceraw.ErrVersion}
 	}
