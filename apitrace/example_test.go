@@ -253,7 +253,7 @@ func ExampleValue() {
 		case apitrace.KindString:
 			fmt.Printf(" %q", v.Bytes())
 		case apitrace.KindEnum:
-			fmt.Print(" ", v.Enum().Values[0].Name)
+			fmt.Print(" ", v) // the name of its value, as apitrace dump prints it
 		case apitrace.KindStruct:
 			fmt.Print(" ", v.Struct().Name)
 		}
@@ -265,6 +265,7 @@ func ExampleValue() {
 	for _, v := range args {
 		walk(v, 0)
 	}
+	fmt.Println(args[0], args[1]) // as apitrace dump prints them
 	// Output:
 	// array
 	//   uint 1
@@ -275,4 +276,5 @@ func ExampleValue() {
 	//   uint 24
 	// enum GL_TRIANGLES
 	// string "void main() {}"
+	// {1, -2, 0.5} {visualid = 33, depth = 24}
 }

@@ -208,6 +208,15 @@ func isScalarKind(k ValueKind) bool {
 	return false
 }
 
+// String returns v as apitrace dump prints a value (13.0's text, without
+// colour): -1, 0.5, "text", NULL, {1, 2}, &1 (an array of one), GL_BACK (an
+// enum's name), blob(12), 0x1234 (a pointer). The zero Value, which the
+// dump prints as "?" where it stands for an argument, is "".
+func (v Value) String() string {
+	d := Dumper{newline: dumpNewline}
+	return string(d.appendValue(nil, &v))
+}
+
 // Equal reports whether v and w are the same value: same kind and bits,
 // the same bytes, equal children, the same signature pointers. A nil and
 // an empty string or blob are equal, as the stream holds them alike;

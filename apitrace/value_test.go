@@ -398,3 +398,34 @@ func checkValueSafe(t *testing.T, name string, v Value, h Header, sig *FunctionS
 		t.Errorf("%s: read back, dumped as %q, built as %q", name, back, text)
 	}
 }
+
+// TestValueString: a value prints as apitrace dump prints it, so fmt
+// shows what a user reading a dump expects.
+func TestValueString(t *testing.T) {
+	enum := &EnumSig{ID: 1, Values: []EnumValue{{"GL_FRONT", 0x404}, {"GL_BACK", 0x405}}}
+	for _, c := range []struct {
+		v    Value
+		want string
+	}{
+		{Value{}, ""},
+		{Int(-1), "-1"},
+		{Uint(7), "7"},
+		{Float64(0.5), "0.5"},
+		{Bool(true), "true"},
+		{Null(), "NULL"},
+		{String([]byte("hi")), `"hi"`},
+		{Blob([]byte{1, 2, 3}), "blob(3)"},
+		{Pointer(0x1234), "0x1234"},
+		{Array(Uint(1), Uint(2)), "{1, 2}"},
+		{Array(Uint(1)), "&1"},
+		{Enum(enum, 0x405), "GL_BACK"},
+		{Enum(enum, 3), "3"},
+	} {
+		if got := c.v.String(); got != c.want {
+			t.Errorf("%v: String() = %q, want %q", c.v.Kind(), got, c.want)
+		}
+		if got := fmt.Sprint(c.v); got != c.want {
+			t.Errorf("%v: fmt.Sprint = %q, want %q", c.v.Kind(), got, c.want)
+		}
+	}
+}
