@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"math/bits"
+	"math/rand/v2"
 	"slices"
 	"strconv"
 
@@ -137,7 +138,17 @@ type pcTable struct {
 	frames []pcFrame
 	slots  []int32 // index+1 in frames; 0: empty
 	shift  uint    // 64 - log2(len(slots))
+	// mult is the hash's multiplier, a random odd number drawn anew as
+	// the table grows: the PCs come from the input, and a fixed one
+	// would let a trace choose PCs that all want one slot, making a
+	// generation's table quadratic to build. Multiplying by a random odd
+	// number and keeping the top bits is a universal hash: few PCs
+	// share a slot, whichever the trace holds.
+	mult uint64
 }
+
+// home returns the slot where pc's search starts.
+func (t *pcTable) home(pc uint64) int { return int((pc * t.mult) >> t.shift) }
 
 func (t *pcTable) reset() {
 	t.frames = t.frames[:0]
@@ -150,7 +161,7 @@ func (t *pcTable) add(f pcFrame) int32 {
 		t.grow()
 	}
 	mask := len(t.slots) - 1
-	for i := int((f.pc * 0x9e3779b97f4a7c15) >> t.shift); ; i = (i + 1) & mask {
+	for i := t.home(f.pc); ; i = (i + 1) & mask {
 		j := t.slots[i]
 		if j == 0 {
 			t.frames = append(t.frames, f)
@@ -168,8 +179,9 @@ func (t *pcTable) grow() {
 	n := max(64, 2*len(t.slots))
 	t.slots = make([]int32, n)
 	t.shift = uint(64 - bits.TrailingZeros(uint(n)))
+	t.mult = rand.Uint64() | 1
 	for j, f := range t.frames {
-		for i := int((f.pc * 0x9e3779b97f4a7c15) >> t.shift); ; i = (i + 1) & (n - 1) {
+		for i := t.home(f.pc); ; i = (i + 1) & (n - 1) {
 			if t.slots[i] == 0 {
 				t.slots[i] = int32(j + 1)
 				break

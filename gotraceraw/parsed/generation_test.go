@@ -84,6 +84,33 @@ func TestPCTable(t *testing.T) {
 	}
 }
 
+// TestPCTableHostile gives the table PCs chosen so that a fixed
+// multiplicative hash sends them all to one slot: the table's searches
+// stay short, as its hash is seeded.
+func TestPCTableHostile(t *testing.T) {
+	// The inverse of the golden-ratio multiplier modulo 2^64: i times it,
+	// times the multiplier, is i, whose top bits are 0.
+	inv := uint64(1)
+	for range 6 { // Newton's iteration doubles the correct low bits
+		inv *= 2 - 0x9e3779b97f4a7c15*inv
+	}
+	var tab pcTable
+	const n = 1 << 14
+	for i := uint64(1); i <= n; i++ {
+		tab.add(pcFrame{pc: i * inv})
+	}
+	probes := 0
+	mask := len(tab.slots) - 1
+	for slot, j := range tab.slots {
+		if j != 0 {
+			probes += (slot - tab.home(tab.frames[j-1].pc)) & mask
+		}
+	}
+	if probes > 4*n {
+		t.Errorf("%d PCs take %d steps past their home slots, want at most %d", n, probes, 4*n)
+	}
+}
+
 // TestInlineIDs checks the string and stack IDs that the stream's next
 // checks in line for its commonest events against the table that the
 // other events' checks read: they must be the same arguments.
