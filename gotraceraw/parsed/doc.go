@@ -54,9 +54,10 @@
 // 0.7 times the raw level's reading and printing its text (14 ns in the
 // same runs), and 0.7 to 0.8 times it on a trace with CPU samples. On
 // small traces, where each generation's string and stack tables weigh
-// more, 0.7 to 0.95 times it; but a small trace of deep stacks read in a
-// process of its own costs 1.3 times it, as collecting its tables'
-// garbage takes the spare core.
+// more, 0.7 to 0.95 times it; a small trace of deep stacks, read in a
+// process of its own, 0.75 to 0.8 times it on a quiet machine and up to
+// 1.3 times on a loaded one, where collecting its tables' garbage takes
+// the spare core.
 //
 // # What this package does that Go's parser does not
 //
