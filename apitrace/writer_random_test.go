@@ -441,26 +441,9 @@ func (g *gen) events() (Header, []*Event) {
 		calls = append(calls, ev.Call)
 	}
 	for range g.Intn(24) {
-		if len(seq) == 0 {
-			seq = append(seq, g.event(calls))
-			continue
-		}
-		i, j := g.Intn(len(seq)), g.Intn(len(seq)+1)
-		switch g.Intn(6) {
-		case 0:
-			seq = append(seq[:i], seq[i+1:]...)
-		case 1:
-			seq = insertAt(seq, j, seq[i])
-		case 2:
-			j = min(j, len(seq)-1)
-			seq[i], seq[j] = seq[j], seq[i]
-		case 3:
-			seq = insertAt(seq, j, g.sampleEvent())
-		case 4:
-			seq = insertAt(seq, j, g.event(calls))
-		case 5:
-			seq[i] = g.mutate(seq[i], calls)
-		}
+		seq = randcase.Edit(g.Source, seq, g.sampleEvent,
+			func() *Event { return g.event(calls) },
+			func(ev *Event) *Event { return g.mutate(ev, calls) })
 	}
 	return g.header(s.hdr), seq
 }
@@ -480,9 +463,9 @@ func (g *gen) calls() (Header, []*Call) {
 		case 0:
 			seq = append(seq[:i], seq[i+1:]...)
 		case 1:
-			seq = insertAt(seq, j, seq[i])
+			seq = randcase.Insert(seq, j, seq[i])
 		case 2:
-			seq = insertAt(seq, j, g.sampleCall())
+			seq = randcase.Insert(seq, j, g.sampleCall())
 		case 3:
 			ev := g.event(nil)
 			c := &Call{Thread: ev.Thread, Sig: ev.Sig, Flags: ev.Flags, Backtrace: ev.Backtrace,
@@ -495,7 +478,7 @@ func (g *gen) calls() (Header, []*Call) {
 					c.Args[a.Index] = a.Value
 				}
 			}
-			seq = insertAt(seq, j, c)
+			seq = randcase.Insert(seq, j, c)
 		case 4:
 			c := seq[i].Clone()
 			switch g.Intn(4) {
@@ -514,13 +497,6 @@ func (g *gen) calls() (Header, []*Call) {
 		}
 	}
 	return g.header(s.hdr), seq
-}
-
-func insertAt[T any](s []T, i int, v T) []T {
-	s = append(s, v)
-	copy(s[i+1:], s[i:])
-	s[i] = v
-	return s
 }
 
 // writerCase writes the case the bytes data describe and checks the

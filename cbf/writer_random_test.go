@@ -95,14 +95,14 @@ func (g *cbfGen) record() Record {
 			}
 		case 1:
 			if i < len(fs) {
-				fs = insertAt(fs, j, fs[i])
+				fs = randcase.Insert(fs, j, fs[i])
 			}
 		case 2:
 			if i < len(fs) && j < len(fs) {
 				fs[i], fs[j] = fs[j], fs[i]
 			}
 		case 3, 4:
-			fs = insertAt(fs, j, g.frame(rec.Word))
+			fs = randcase.Insert(fs, j, g.frame(rec.Word))
 		case 5:
 			if i < len(fs) {
 				fs[i] = g.frame(rec.Word)
@@ -111,13 +111,6 @@ func (g *cbfGen) record() Record {
 		rec.Frames = fs
 	}
 	return rec
-}
-
-func insertAt[T any](s []T, i int, v T) []T {
-	s = append(s, v)
-	copy(s[i+1:], s[i:])
-	s[i] = v
-	return s
 }
 
 // run is a frame and how many times it occurs in a row.

@@ -209,33 +209,9 @@ func (g *gen) records() (Header, []*Record) {
 	start := g.Intn(len(rep.recs))
 	seq := append([]*Record(nil), rep.recs[start:min(len(rep.recs), start+1+g.Intn(60))]...)
 	for range g.Intn(16) {
-		i, j := g.Intn(len(seq)), g.Intn(len(seq)+1)
-		switch g.Intn(6) {
-		case 0:
-			if len(seq) > 1 {
-				seq = append(seq[:i], seq[i+1:]...)
-			}
-		case 1:
-			seq = insertAt(seq, j, seq[i])
-		case 2:
-			j = min(j, len(seq)-1)
-			seq[i], seq[j] = seq[j], seq[i]
-		case 3:
-			seq = insertAt(seq, j, g.sample())
-		case 4:
-			seq = insertAt(seq, j, g.record(g.sample()))
-		case 5:
-			seq[i] = g.record(seq[i])
-		}
+		seq = randcase.Edit(g.Source, seq, g.sample, func() *Record { return g.record(g.sample()) }, g.record)
 	}
 	return g.header(rep.hdr), seq
-}
-
-func insertAt[T any](s []T, i int, v T) []T {
-	s = append(s, v)
-	copy(s[i+1:], s[i:])
-	s[i] = v
-	return s
 }
 
 // writerCase writes the case data describes and reads the report back; it

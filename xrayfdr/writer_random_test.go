@@ -156,24 +156,7 @@ func (g *xgen) records() (Header, []Record) {
 	}
 	seq := append([]Record(nil), l.recs[start:min(len(l.recs), start+1+g.Intn(150))]...)
 	for range g.Intn(12) {
-		i, j := g.Intn(len(seq)), g.Intn(len(seq)+1)
-		switch g.Intn(6) {
-		case 0:
-			if len(seq) > 1 {
-				seq = append(seq[:i], seq[i+1:]...)
-			}
-		case 1:
-			seq = insertAt(seq, j, seq[i])
-		case 2:
-			j = min(j, len(seq)-1)
-			seq[i], seq[j] = seq[j], seq[i]
-		case 3:
-			seq = insertAt(seq, j, g.sample())
-		case 4:
-			seq = insertAt(seq, j, g.record(g.sample()))
-		case 5:
-			seq[i] = g.record(seq[i])
-		}
+		seq = randcase.Edit(g.Source, seq, g.sample, func() Record { return g.record(g.sample()) }, g.record)
 	}
 	h := l.h
 	if g.Intn(8) == 0 {
@@ -184,13 +167,6 @@ func (g *xgen) records() (Header, []Record) {
 		}
 	}
 	return h, seq
-}
-
-func insertAt[T any](s []T, i int, v T) []T {
-	s = append(s, v)
-	copy(s[i+1:], s[i:])
-	s[i] = v
-	return s
 }
 
 // recordText is what a record says in a log of header h: the fields its

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tracefmt/tracefmt/internal/randcase"
 	"github.com/tracefmt/tracefmt/internal/testutil"
 )
 
@@ -56,9 +57,9 @@ func TestWriterRefusesBlockOrder(t *testing.T) {
 		{"WallTime dropped", "Pid record after NewBuffer", func(r []Record) []Record { return drop(r, index(r, KindWallTime, 0)) }},
 		{"NewBuffer dropped", "WallTime record after Unknown", func(r []Record) []Record { return drop(r, index(r, KindNewBuffer, 0)) }},
 		{"NewCPU dropped", "Function record after PIDEntry", func(r []Record) []Record { return drop(r, index(r, KindNewCPU, 0)) }},
-		{"Pid after function records", "Pid record after Function", func(r []Record) []Record { return insertAt(r, fn, Record{Kind: KindPid, PID: 1}) }},
-		{"WallTime after function records", "WallTime record after Function", func(r []Record) []Record { return insertAt(r, fn, Record{Kind: KindWallTime}) }},
-		{"NewBuffer after function records", "Function record after NewBuffer", func(r []Record) []Record { return insertAt(r, fn, Record{Kind: KindNewBuffer, TID: 9}) }},
+		{"Pid after function records", "Pid record after Function", func(r []Record) []Record { return randcase.Insert(r, fn, Record{Kind: KindPid, PID: 1}) }},
+		{"WallTime after function records", "WallTime record after Function", func(r []Record) []Record { return randcase.Insert(r, fn, Record{Kind: KindWallTime}) }},
+		{"NewBuffer after function records", "Function record after NewBuffer", func(r []Record) []Record { return randcase.Insert(r, fn, Record{Kind: KindNewBuffer, TID: 9}) }},
 		{"preamble swapped", "WallTime record after Unknown", func(r []Record) []Record {
 			i, j := index(r, KindNewBuffer, 0), index(r, KindWallTime, 0)
 			r[i], r[j] = r[j], r[i]

@@ -77,6 +77,43 @@ func (s *Source) Bytes(n int) []byte {
 	return out
 }
 
+// Edit makes one edit of seq, of the kinds the random writer tests make of
+// real files: drop a record (one is always kept), duplicate one, swap two,
+// insert a real one (sample), insert a made-up one (fresh), or replace one
+// by a changed copy (change). An empty seq gets a made-up record.
+func Edit[T any](s *Source, seq []T, sample, fresh func() T, change func(T) T) []T {
+	if len(seq) == 0 {
+		return append(seq, fresh())
+	}
+	i, j := s.Intn(len(seq)), s.Intn(len(seq)+1)
+	switch s.Intn(6) {
+	case 0:
+		if len(seq) > 1 {
+			seq = append(seq[:i], seq[i+1:]...)
+		}
+	case 1:
+		seq = Insert(seq, j, seq[i])
+	case 2:
+		j = min(j, len(seq)-1)
+		seq[i], seq[j] = seq[j], seq[i]
+	case 3:
+		seq = Insert(seq, j, sample())
+	case 4:
+		seq = Insert(seq, j, fresh())
+	case 5:
+		seq[i] = change(seq[i])
+	}
+	return seq
+}
+
+// Insert puts v at index i of s, moving the rest up.
+func Insert[T any](s []T, i int, v T) []T {
+	s = append(s, v)
+	copy(s[i+1:], s[i:])
+	s[i] = v
+	return s
+}
+
 // Case returns the bytes of random case i: the same on every run.
 func Case(i int) []byte {
 	r := rand.New(rand.NewPCG(0x7261_6e64, uint64(i)))

@@ -173,3 +173,29 @@ func TestWrites(t *testing.T) {
 		t.Error("write fails with no refusal, and Writes reports no failure")
 	}
 }
+
+// TestEdit makes each kind of edit by its choice byte.
+func TestEdit(t *testing.T) {
+	sample := func() int { return 100 }
+	fresh := func() int { return 200 }
+	change := func(v int) int { return v + 1000 }
+	for _, c := range []struct {
+		seq    []int
+		choice []byte // i, j, kind
+		want   []int
+	}{
+		{[]int{1, 2, 3}, []byte{1, 0, 0}, []int{1, 3}},
+		{[]int{1}, []byte{0, 0, 0}, []int{1}}, // one record is kept
+		{[]int{1, 2, 3}, []byte{2, 0, 1}, []int{3, 1, 2, 3}},
+		{[]int{1, 2, 3}, []byte{0, 2, 2}, []int{3, 2, 1}},
+		{[]int{1, 2, 3}, []byte{0, 3, 3}, []int{1, 2, 3, 100}},
+		{[]int{1, 2, 3}, []byte{0, 1, 4}, []int{1, 200, 2, 3}},
+		{[]int{1, 2, 3}, []byte{1, 0, 5}, []int{1, 1002, 3}},
+		{nil, nil, []int{200}},
+	} {
+		got := Edit(New(c.choice), slices.Clone(c.seq), sample, fresh, change)
+		if !slices.Equal(got, c.want) {
+			t.Errorf("Edit(%v, choices % x) = %v, want %v", c.seq, c.choice, got, c.want)
+		}
+	}
+}
