@@ -50,7 +50,8 @@ func WriteChrome(w io.Writer, t *xrayfdr.Trace, names map[int32]string) error {
 	lastTS := map[thread]uint64{}
 	var order []thread
 	b := make([]byte, 0, 512)
-	emit := func() { cw.Event(b) }
+	var err error // the destination's failure: the events after it are not made
+	emit := func() { err = cw.Event(b) }
 	ts := func(b []byte, tsc uint64) []byte { return chromejson.AppendMicros(b, tsc-base, freq) }
 	name := func(b []byte, id int32) []byte {
 		if n, ok := names[id]; ok {
@@ -78,6 +79,9 @@ func WriteChrome(w io.Writer, t *xrayfdr.Trace, names map[int32]string) error {
 		emit()
 	}
 	for i := range evs {
+		if err != nil {
+			return err
+		}
 		e := &evs[i]
 		th := thread{e.PID, e.TID}
 		if _, ok := lastTS[th]; !ok {

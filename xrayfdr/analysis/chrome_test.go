@@ -3,6 +3,7 @@ package analysis
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -153,4 +154,29 @@ func FuzzChrome(f *testing.F) {
 			t.Fatal(err)
 		}
 	})
+}
+
+type failingDest struct{ writes int }
+
+var errDiskFull = errors.New("disk full")
+
+func (f *failingDest) Write([]byte) (int, error) {
+	f.writes++
+	return 0, errDiskFull
+}
+
+// A destination that fails: WriteChrome returns its failure, having tried
+// to write once.
+func TestChromeDestinationFails(t *testing.T) {
+	var evs []xrayfdr.Event
+	for i := range uint64(20000) { // about 2 MB of JSON
+		evs = append(evs,
+			xrayfdr.Event{Kind: xrayfdr.EventEnter, FuncID: 1, TSC: 10 * i, TID: 1},
+			xrayfdr.Event{Kind: xrayfdr.EventExit, FuncID: 1, TSC: 10*i + 5, TID: 1})
+	}
+	var dest failingDest
+	err := WriteChrome(&dest, &xrayfdr.Trace{Header: xrayfdr.Header{CycleFrequency: 1e9}, Events: evs}, nil)
+	if !errors.Is(err, errDiskFull) || dest.writes != 1 {
+		t.Errorf("WriteChrome: %v after %d writes, want the destination's failure after 1", err, dest.writes)
+	}
 }
