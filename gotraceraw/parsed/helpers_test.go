@@ -160,8 +160,8 @@ func goParsed(t testing.TB, file string) (out []byte, failure string) {
 }
 
 // compareWithGo checks that our text and error for the trace in file are
-// Go's.
-func compareWithGo(t *testing.T, file string) {
+// Go's, and returns Go's error message, if any.
+func compareWithGo(t *testing.T, file string) (failure string) {
 	t.Helper()
 	data, err := os.ReadFile(file)
 	if err != nil {
@@ -178,6 +178,7 @@ func compareWithGo(t *testing.T, file string) {
 	case failure != "" && !strings.HasPrefix(failure, firstLine(reasonOf(err))):
 		t.Errorf("our error %q does not carry Go's %q", err, failure)
 	}
+	return failure
 }
 
 func firstLine(s string) string {

@@ -44,6 +44,25 @@ func TestSharedFixtures(t *testing.T) {
 	}
 }
 
+// TestRuntimeLostStatus reads a trace in which Go 1.26's runtime left out
+// a goroutine's status (see the package doc): it is rejected where Go's
+// parser rejects it, after the same events, with the same message.
+func TestRuntimeLostStatus(t *testing.T) {
+	file := filepath.Join("..", "testdata", "rejected", "go126-lost-status.trace")
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = parseText(data)
+	var fe *FormatError
+	if !errors.As(err, &fe) || !errors.Is(err, ErrOrder) || fe.Gen < 2 {
+		t.Fatalf("got %v, want an ordering error past the first generation", err)
+	}
+	if failure := compareWithGo(t, file); failure == "" {
+		t.Errorf("Go's parser takes %s: it no longer shows the runtime's lost status", file)
+	}
+}
+
 // TestGoCorpus reads Go's own test traces,
 // $GOROOT/src/internal/trace/testdata/tests/*.test: each is a text trace
 // and the outcome Go's parser must reach, success or an error matching a
@@ -199,16 +218,30 @@ func TestRecorded(t *testing.T) {
 				if tc == "go1.22.12" && mode.godebug != "" {
 					t.Skip("Go 1.22 has no allocfree experiment")
 				}
-				file := testutil.RecordGoTrace(t, tc, prog, []string{mode.godebug}, mode.arg, "OUT")
-				data, err := os.ReadFile(file)
-				if err != nil {
-					t.Fatal(err)
+				// Now and then (about 1 in 100 recordings with generations of
+				// 2 ms, seen with Go 1.26.8) the runtime leaves out a
+				// goroutine's status in a generation, and Go's parser rejects
+				// its own trace. Ours must reject it the same way; then the
+				// checks below need a trace that is valid, so record again.
+				for attempt := 1; ; attempt++ {
+					file := testutil.RecordGoTrace(t, tc, prog, []string{mode.godebug}, mode.arg, "OUT")
+					if failure := compareWithGo(t, file); failure != "" {
+						if attempt == 3 {
+							t.Fatalf("Go rejects 3 recordings in a row, the last with %q", failure)
+						}
+						t.Logf("recording %d: Go rejects it, and so do we: %s", attempt, firstLine(failure))
+						continue
+					}
+					data, err := os.ReadFile(file)
+					if err != nil {
+						t.Fatal(err)
+					}
+					n := checkInvariants(t, data)
+					v, gens := generations(t, data)
+					checkValidator(t, v, gens, nil)
+					t.Logf("%v: %d bytes, %d events, %d generations", v, len(data), n, len(gens))
+					break
 				}
-				n := checkInvariants(t, data)
-				v, gens := generations(t, data)
-				checkValidator(t, v, gens, nil)
-				t.Logf("%v: %d bytes, %d events, %d generations", v, len(data), n, len(gens))
-				compareWithGo(t, file)
 			})
 		}
 	}
