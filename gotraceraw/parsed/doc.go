@@ -47,8 +47,8 @@
 //
 // Go 1.26's runtime, under GODEBUG=traceallocfree=1 with short generations
 // (a traceadvanceperiod of a few milliseconds), now and then leaves a
-// goroutine's status out of a generation: in a few recordings in a hundred
-// here. That goroutine's events can then never be ordered; Go's parser
+// goroutine's status out of a generation: about one recording in a
+// hundred here. That goroutine's events can then never be ordered; Go's parser
 // rejects such a trace, and so does this package, with the same message
 // (ErrOrder), since what the runtime left out cannot be known.
 //
