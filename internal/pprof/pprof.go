@@ -134,8 +134,11 @@ func (e *Encoder) valueType(b []byte, field int, t ValueType) []byte {
 	return appendBytes(b, field, e.scr)
 }
 
-// Mapping adds a mapping and returns its id.
+// Mapping adds a mapping and returns its id, or 0 after Close.
 func (e *Encoder) Mapping(m Mapping) uint64 {
+	if e.closed {
+		return 0
+	}
 	e.nmaps++
 	file, build := e.String(m.File), e.String(m.BuildID)
 	s := appendUint(e.scr[:0], 1, e.nmaps)
@@ -154,7 +157,11 @@ func (e *Encoder) Mapping(m Mapping) uint64 {
 
 // Function returns the id of the function with these names, source file
 // and first line, adding it the first time. systemName "" means name.
+// After Close it returns 0.
 func (e *Encoder) Function(name, systemName, file string, startLine int64) uint64 {
+	if e.closed {
+		return 0
+	}
 	n := e.String(name)
 	sys := n
 	if systemName != "" {
@@ -177,8 +184,11 @@ func (e *Encoder) Function(name, systemName, file string, startLine int64) uint6
 }
 
 // Location adds a location and returns its id. Locations are not merged:
-// the caller keeps one id per place.
+// the caller keeps one id per place. After Close it returns 0.
 func (e *Encoder) Location(l Location) uint64 {
+	if e.closed {
+		return 0
+	}
 	e.nlocs++
 	s := appendUint(e.scr[:0], 1, e.nlocs)
 	s = appendUint(s, 2, l.Mapping)

@@ -61,6 +61,9 @@ func TestSampleBytes(t *testing.T) {
 	if err := e.Sample(nil, nil); err != ErrClosed {
 		t.Errorf("Sample after Close: %v, want ErrClosed", err)
 	}
+	if m, f, l := e.Mapping(Mapping{Start: 1}), e.Function("f", "", "", 0), e.Location(Location{Address: 1}); m|f|l != 0 || len(e.maps)+len(e.fns)+len(e.locs) != 0 {
+		t.Errorf("after Close: ids %d %d %d and %d bytes kept, want none", m, f, l, len(e.maps)+len(e.fns)+len(e.locs))
+	}
 }
 
 // TestGoTool checks that go tool pprof reads every kind of entry back.
