@@ -20,6 +20,14 @@ const (
 	DefaultMaxFrames = 1 << 16
 )
 
+// The limits Go's parser puts on a generation's tables: it rejects a trace
+// with a longer String or a Stack of more frames, and so do a validating
+// Writer and the parsed level. The runtime never writes past them.
+const (
+	GoMaxStringLen = 1 << 10 // bytes of one String
+	GoMaxFrames    = 128     // frames of one Stack
+)
+
 // HeaderLen is the length of the binary header, "go 1.NN trace" padded
 // with NUL bytes.
 const HeaderLen = 16

@@ -25,12 +25,6 @@ const (
 	batchEndOfGen                  // EndOfGeneration, alone
 )
 
-// The limits of Go's parser on a generation's tables.
-const (
-	maxStringLen = 1 << 10 // bytes of one String
-	maxFrames    = 128     // frames of one Stack
-)
-
 // genState is what a validating Writer knows of the generation it holds:
 // the checks that are cheap to make as each event comes (where an event
 // may stand, ids defined twice), and the references to check when the
@@ -178,13 +172,13 @@ func (g *genState) local(e *Event, k uint8, v Version) error {
 	}
 	switch e.Type {
 	case EvString:
-		if len(e.Data) > maxStringLen {
-			return fmt.Errorf("%w: String %d of %d bytes, over Go's %d", ErrInvalid, e.Args[0], len(e.Data), maxStringLen)
+		if len(e.Data) > GoMaxStringLen {
+			return fmt.Errorf("%w: String %d of %d bytes, over Go's %d", ErrInvalid, e.Args[0], len(e.Data), GoMaxStringLen)
 		}
 		return defined(&g.strings, e)
 	case EvStack:
-		if n := e.NumFrames(); n > maxFrames {
-			return fmt.Errorf("%w: Stack %d of %d frames, over Go's %d", ErrInvalid, e.Args[0], n, maxFrames)
+		if n := e.NumFrames(); n > GoMaxFrames {
+			return fmt.Errorf("%w: Stack %d of %d frames, over Go's %d", ErrInvalid, e.Args[0], n, GoMaxFrames)
 		}
 		return defined(&g.stacks, e)
 	}

@@ -352,8 +352,8 @@ func (g *generation) addStrings(data []byte, off int64, m uint64) error {
 		if err != nil {
 			return g.errf(at, m, ErrGeneration, "%w", err)
 		}
-		if n > maxStringLen {
-			return g.errf(at, m, ErrGeneration, "invalid string size %d, maximum is %d", n, maxStringLen)
+		if n > gotraceraw.GoMaxStringLen {
+			return g.errf(at, m, ErrGeneration, "invalid string size %d, maximum is %d", n, gotraceraw.GoMaxStringLen)
 		}
 		if have := len(r.b) - r.p; uint64(have) < n {
 			return g.errf(at, m, ErrGeneration, "failed to read full string: read %d but wanted %d", have, n)
@@ -373,13 +373,6 @@ func (g *generation) addStrings(data []byte, off int64, m uint64) error {
 	}
 	return nil
 }
-
-// maxStringLen is the longest string Go's parser takes (its
-// MaxEventTrailerDataSize).
-const maxStringLen = 1 << 10
-
-// maxFrames is the most frames of a stack Go's parser takes.
-const maxFrames = 128
 
 func (g *generation) strAt(j int) []byte {
 	start := 0
@@ -440,8 +433,8 @@ func (g *generation) addStacks(data []byte, off int64, m uint64) error {
 		if err != nil {
 			return g.errf(at, m, ErrGeneration, "%w", err)
 		}
-		if nf > maxFrames {
-			return g.errf(at, m, ErrGeneration, "invalid stack size %d, maximum is %d", nf, maxFrames)
+		if nf > gotraceraw.GoMaxFrames {
+			return g.errf(at, m, ErrGeneration, "invalid stack size %d, maximum is %d", nf, gotraceraw.GoMaxFrames)
 		}
 		start := len(g.stkPCs)
 		for i := uint64(0); i < nf; i++ {

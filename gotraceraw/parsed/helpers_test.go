@@ -246,7 +246,7 @@ func checkInvariants(t *testing.T, data []byte) (events int) {
 				t.Fatalf("Sync N=%d, want %d", n, syncs)
 			}
 		}
-		if s, ok := ev.stack(); ok && len(s.Frames()) > maxFrames {
+		if s, ok := ev.stack(); ok && len(s.Frames()) > gotraceraw.GoMaxFrames {
 			t.Fatalf("event %d: %d frames", events, len(s.Frames()))
 		}
 		buf = ev.AppendText(buf[:0])
