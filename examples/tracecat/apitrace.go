@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"sort"
@@ -9,19 +10,22 @@ import (
 	"github.com/tracefmt/tracefmt/apitrace"
 )
 
-// isAPITrace asks apitrace: a container told by its magic (snappy, gzip,
-// zstd), or, as Brotli has none and apitrace takes everything else for
-// Brotli, a file from whose first bytes a trace header decodes.
+// isAPITrace asks apitrace: a snappy container, told by its magic ("at",
+// apitrace's own), or a file in a general-purpose container (gzip, zstd,
+// or Brotli, which has no magic and which apitrace takes everything else
+// for) from whose first bytes a trace header decodes, or that ends inside
+// one. A gzip or zstd file is not a trace for its magic alone: any file
+// can be compressed, and its first bytes would be taken for a header.
 func isAPITrace(head []byte) bool {
 	c, ok := apitrace.Detect(head)
 	if !ok {
 		return false
 	}
-	if c != apitrace.Brotli {
+	if c == apitrace.Snappy {
 		return true
 	}
 	_, err := apitrace.NewReader(bytes.NewReader(head))
-	return err == nil
+	return err == nil || c != apitrace.Brotli && errors.Is(err, io.ErrUnexpectedEOF)
 }
 
 // summarizeAPITrace reads every call of an apitrace trace and prints what
@@ -30,7 +34,9 @@ func isAPITrace(head []byte) bool {
 // how many never returned), frames, sizes.
 func summarizeAPITrace(w io.Writer, r io.Reader) error {
 	info, err := apitrace.ReadInfo(r, false)
-	if info.ContainerType == "" {
+	if err != nil && info.ActualDataSize == 0 {
+		// The stream's header was not read: there is nothing to
+		// summarise, only the reason.
 		return err
 	}
 	fmt.Fprintf(w, "  container %s, %d bytes, %d bytes decompressed\n", info.ContainerType, info.ContainerSize, info.ActualDataSize)

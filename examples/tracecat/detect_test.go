@@ -74,6 +74,16 @@ func TestNotAFormat(t *testing.T) {
 	inputs := testutil.Foreign(t)
 	cbf := bytes.Repeat([]byte{0x01, 0x00}, 64)
 	inputs = append(inputs, testutil.Input{Name: "cbf", Data: cbf}, testutil.Input{Name: "empty"})
+	// Any file compressed by gzip or zstd, whose magic apitrace also
+	// reads: the first bytes of the text are no trace header.
+	for _, in := range inputs[:5] {
+		var gz bytes.Buffer
+		zw := gzip.NewWriter(&gz)
+		zw.Write(in.Data)
+		zw.Close()
+		inputs = append(inputs, testutil.Input{Name: in.Name + ".gz", Data: gz.Bytes()},
+			testutil.Input{Name: in.Name + ".zst", Data: zstdtest.Pipe(t, in.Data)})
+	}
 	for _, in := range inputs {
 		if strings.HasPrefix(in.Name, "sample ") && !strings.HasSuffix(in.Name, ".cbf") {
 			continue
@@ -83,6 +93,20 @@ func TestNotAFormat(t *testing.T) {
 		if err == nil || err.Error() != "not a format tracecat knows" || out.Len() != 0 {
 			t.Errorf("%s: %v, output %q; want only %q", in.Name, err, out.String(), "not a format tracecat knows")
 		}
+	}
+}
+
+// TestAPITraceHeaderUnread checks that an apitrace trace whose stream
+// header cannot be read gets its reason alone, not a summary of nothing
+// ("version 0, 0 calls") before it.
+func TestAPITraceHeaderUnread(t *testing.T) {
+	// The snappy container, one chunk holding one literal: the stream
+	// version 200 (a varint of two bytes).
+	data := []byte("at\x04\x00\x00\x00\x02\x04\xc8\x01\x00\x00\x00\x00")
+	var out bytes.Buffer
+	err := summariseOne(&out, "v200", bytes.NewReader(data), nil)
+	if err == nil || !strings.Contains(err.Error(), "version 200") || out.String() != "v200: apitrace\n" {
+		t.Errorf("error %v, output %q; want the version refused and no summary", err, out.String())
 	}
 }
 

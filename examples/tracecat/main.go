@@ -7,8 +7,9 @@
 //
 // Each file's format is told from its first 64 KiB by the format's own
 // package, as its reader would tell it: apitrace traces in every container
-// (snappy, gzip and zstd by their magic, Brotli, which has none, when a
-// trace header decodes from it), XRay logs (a header a runtime writes)
+// (snappy by its magic; gzip, zstd and Brotli, which has none, when a
+// trace header decodes from the decompressed bytes, as any file can be
+// compressed), XRay logs (a header a runtime writes)
 // and llvm-xray's YAML traces and instrumentation maps, Go execution
 // traces and their text form, sp-rtrace text reports (the header line its
 // formatter writes); an sp-rtrace binary log is named and refused, as
