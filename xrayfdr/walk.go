@@ -21,7 +21,9 @@ import (
 // breaks its call stacks. Basic-mode logs are read in file order, as
 // each thread writes its records in its own order, and YAML traces in
 // file order, as llvm-xray reads them (unless the timestamps of a thread
-// go backwards: then in time order), holding their records in memory.
+// go backwards: then in time order), holding their records in memory;
+// a YAML trace needs the keys llvm-xray requires (the header's five, the
+// records, and each record's type, cpu, kind and tsc), each once.
 // Where the time of a thread goes back inside a buffer (a NewCPU record
 // behind the records before it), Graph pairs that thread's records in
 // time order, as llvm-xray's graph sorts all records by time (in a

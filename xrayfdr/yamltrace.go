@@ -33,8 +33,11 @@ func (w *Walker) walkYAML(data []byte, fn func(e *Event) error) error {
 		h       Header
 		sorted  = true
 		lastTSC = map[uint64]uint64{}
+		// top and keys record which of the document's keys and the
+		// header's keys were seen: llvm-xray requires each once.
+		top, keys  int
+		headerLine = 1
 	)
-	h.Type = TypeFDR
 	line := 0
 	for len(data) > 0 {
 		line++
@@ -50,9 +53,17 @@ func (w *Walker) walkYAML(data []byte, fn func(e *Event) error) error {
 		case len(t) == 0 || t[0] == '#' || bytes.Equal(t, []byte("---")) || bytes.Equal(t, []byte("...")):
 			continue
 		case bytes.Equal(t, []byte("header:")):
-			inRecs = false
+			if top&1 != 0 {
+				return &SyntaxError{Line: line, Err: fmt.Errorf("%w: duplicated mapping key 'header'", ErrYAMLTrace)}
+			}
+			top |= 1
+			inRecs, headerLine = false, line
 			continue
 		case bytes.HasPrefix(t, []byte("records:")):
+			if top&2 != 0 {
+				return &SyntaxError{Line: line, Err: fmt.Errorf("%w: duplicated mapping key 'records'", ErrYAMLTrace)}
+			}
+			top |= 2
 			inRecs = true
 			if rest := bytes.TrimSpace(t[len("records:"):]); len(rest) > 0 && !bytes.Equal(rest, []byte("[]")) {
 				return &SyntaxError{Line: line, Err: fmt.Errorf("%w: records must be a block sequence", ErrYAMLTrace)}
@@ -65,6 +76,15 @@ func (w *Walker) walkYAML(data []byte, fn func(e *Event) error) error {
 				return &SyntaxError{Line: line, Err: fmt.Errorf("%w: %q", ErrYAMLTrace, t)}
 			}
 			v = bytes.TrimSpace(v)
+			if top&1 == 0 {
+				return &SyntaxError{Line: line, Err: fmt.Errorf("%w: unknown key %q", ErrYAMLTrace, k)}
+			}
+			if bit := 1 << slices.Index(yamlHeaderKeys[:], string(k)); bit > 0 {
+				if keys&bit != 0 {
+					return &SyntaxError{Line: line, Err: fmt.Errorf("%w: duplicated mapping key '%s'", ErrYAMLTrace, k)}
+				}
+				keys |= bit
+			}
 			var err error
 			switch string(k) {
 			case "version":
@@ -106,6 +126,16 @@ func (w *Walker) walkYAML(data []byte, fn func(e *Event) error) error {
 		lastTSC[key] = e.TSC
 		evs = append(evs, e)
 	}
+	for i, k := range yamlHeaderKeys {
+		if top&1 != 0 && keys&(1<<i) == 0 {
+			return &SyntaxError{Line: headerLine, Err: fmt.Errorf("%w: missing required key '%s'", ErrYAMLTrace, k)}
+		}
+	}
+	for i, k := range []string{"header", "records"} {
+		if top&(1<<i) == 0 {
+			return &SyntaxError{Line: 1, Err: fmt.Errorf("%w: missing required key '%s'", ErrYAMLTrace, k)}
+		}
+	}
 	w.h = h
 	if !sorted {
 		slices.SortStableFunc(evs, func(a, b Event) int {
@@ -125,6 +155,10 @@ func (w *Walker) walkYAML(data []byte, fn func(e *Event) error) error {
 	}
 	return nil
 }
+
+// yamlHeaderKeys are the keys of a YAML trace's header, each of which
+// llvm-xray requires.
+var yamlHeaderKeys = [...]string{"version", "type", "constant-tsc", "nonstop-tsc", "cycle-frequency"}
 
 // parseYAMLRecord parses one "- { type: 0, func-id: 1, ... }" line.
 func parseYAMLRecord(l []byte) (Event, error) {
@@ -147,8 +181,10 @@ func parseYAMLRecord(l []byte) (Event, error) {
 		switch key {
 		case "type":
 			e.RecordType = uint16(n)
+			seen |= 8
 		case "cpu":
 			e.CPU = uint16(n)
+			seen |= 16
 		case "thread":
 			e.TID = uint32(n)
 		case "process":
@@ -180,8 +216,8 @@ func parseYAMLRecord(l []byte) (Event, error) {
 		}
 		return nil
 	})
-	if err == nil && seen != 7 {
-		err = errors.New("func-id, kind or tsc missing")
+	if err == nil && seen != 31 {
+		err = errors.New("type, func-id, cpu, kind or tsc missing")
 	}
 	return e, err
 }

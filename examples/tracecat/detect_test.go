@@ -73,7 +73,9 @@ func TestDetectFollowsPackages(t *testing.T) {
 func TestNotAFormat(t *testing.T) {
 	inputs := testutil.Foreign(t)
 	cbf := bytes.Repeat([]byte{0x01, 0x00}, 64)
-	inputs = append(inputs, testutil.Input{Name: "cbf", Data: cbf}, testutil.Input{Name: "empty"})
+	inputs = append(inputs, testutil.Input{Name: "cbf", Data: cbf}, testutil.Input{Name: "empty"},
+		// YAML whose header lacks what llvm-xray requires of a trace.
+		testutil.Input{Name: "yaml", Data: []byte("---\nheader:\n  version: 1\n")})
 	// Any file compressed by gzip or zstd, whose magic apitrace also
 	// reads: the first bytes of the text are no trace header.
 	for _, in := range inputs[:5] {

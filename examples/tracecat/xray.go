@@ -33,8 +33,9 @@ func xrayKind(head []byte) int {
 	if _, err := instrmap.ReadYAML(bytes.NewReader(lines)); err == nil {
 		return xrayYAMLMap
 	}
-	// Walk reads a YAML trace whole; its first lines are one too.
-	if err := xrayfdr.Walk(lines, func(*xrayfdr.Event) error { return nil }); err == nil && bytes.HasPrefix(bytes.TrimLeft(lines, " \t\r\n"), []byte("---")) {
+	// Walk reads a YAML trace whole; its first lines are one too (with
+	// the header and the records key llvm-xray requires).
+	if err := xrayfdr.Walk(lines, func(*xrayfdr.Event) error { return nil }); err == nil {
 		return xrayYAMLTrace
 	}
 	return notXRay
