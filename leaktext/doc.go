@@ -90,7 +90,9 @@
 // complete line. Reader and Writer errors are sticky. A zero Reader or
 // Writer returns ErrNotOpen until Reset.
 //
-// Bytes are bytes: invalid UTF-8 and NUL are kept. When the header line
+// Bytes are bytes: invalid UTF-8 and NUL are kept (the Writer refuses a
+// NUL, which sp-rtrace's reader takes for the end of the line, and lines
+// longer than it reads whole: see Writer). When the header line
 // ends in "\r\n" every line must (else ErrLineEnding) and Writer ends
 // lines so (Header.CRLF); in an LF report a "\r" is line content.
 //

@@ -262,13 +262,23 @@ func TestLineLimit(t *testing.T) {
 	if !errors.As(err, &se) || se.Line != 3 || !errors.Is(err, ErrTooLarge) {
 		t.Errorf("got %v", err)
 	}
-	// the default takes a 700-byte C++ frame and a 1 MiB comment
-	in := "version=2.0, \n1. malloc(1) = 0x1\n\t0x1 " + strings.Repeat("std::x<", 100) + "\n## " + strings.Repeat("y", DefaultMaxLineLen-3) + "\n"
+	// the default takes a 700-byte C++ frame and a 1 MiB comment; the
+	// Writer writes the frame back, and refuses the comment, which
+	// sp-rtrace's reader would split into pieces of 4095 bytes
+	frame := "version=2.0, \n1. malloc(1) = 0x1\n\t0x1 " + strings.Repeat("std::x<", 100) + "\n"
+	in := frame + "## " + strings.Repeat("y", DefaultMaxLineLen-3) + "\n"
 	h, recs := readAll(t, []byte(in), true)
 	if len(recs) != 2 || len(recs[1].Text) != DefaultMaxLineLen {
 		t.Fatalf("%d records", len(recs))
 	}
-	testutil.DiffText(t, "long", []byte(in), writeAll(t, h, recs))
+	testutil.DiffText(t, "long", []byte(frame), writeAll(t, h, recs[:1]))
+	w, err := NewWriter(io.Discard, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Write(recs[1]); !errors.Is(err, ErrInvalid) {
+		t.Errorf("writing a comment of 1 MiB: %v, want ErrInvalid", err)
+	}
 }
 
 func TestCRLF(t *testing.T) {

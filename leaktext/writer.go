@@ -2,6 +2,9 @@ package leaktext
 
 import (
 	"bytes"
+	"cmp"
+	"errors"
+	"fmt"
 	"io"
 	"slices"
 	"strconv"
@@ -23,7 +26,13 @@ import (
 // argument name that is not one word, or any field holding a line end; a
 // Verbatim line (header, call or frame) that does not read back as the
 // record's fields, because they were changed after it was read or it is
-// no such line at all. It keeps a call's index as given: the real tools
+// no such line at all; what sp-rtrace's reader would cut short, split or
+// overflow its buffers with: a NUL byte (it holds lines as C strings),
+// a line longer than 4095 bytes with its line end (it reads lines through
+// a 4096-byte buffer, and a longer one becomes several records), a
+// function name, resource type or description, context or attachment name
+// longer than 511 bytes, an argument name longer than 127, a header key
+// longer than 255. It keeps a call's index as given: the real tools
 // keep a call's number through filtering, so gaps are normal.
 //
 // A refused record leaves the Writer as it was: nothing of it is
@@ -104,9 +113,14 @@ func (w *Writer) header(h Header) error {
 	if !formatterHeader(w.buf) {
 		return invalid("header line %q does not start as a report's (version=N.N, ...)", w.buf)
 	}
+	for _, f := range fields {
+		if err := tooLong("header key", f.Key, realMaxKey); err != nil {
+			return err
+		}
+	}
 	w.depth = Header{Fields: fields}.depth()
 	w.eol()
-	return nil
+	return checkLines(w.buf)
 }
 
 // appendHeader appends the header line the formatter writes for fields.
@@ -136,7 +150,7 @@ func (w *Writer) Write(r *Record) error {
 		return err
 	}
 	mark := len(w.buf)
-	if err := w.append(r); err != nil {
+	if err := w.appendChecked(r); err != nil {
 		w.buf = w.buf[:mark]
 		w.err, w.refused = err, true
 		return err
@@ -156,7 +170,7 @@ func (w *Writer) Check(r *Record) error {
 		return err
 	}
 	mark, tail := len(w.buf), w.tail
-	err := w.append(r)
+	err := w.appendChecked(r)
 	w.buf, w.tail = w.buf[:mark], tail
 	return err
 }
@@ -172,6 +186,67 @@ func (w *Writer) usable() error {
 }
 
 func hasNL(b []byte) bool { return bytes.IndexByte(b, '\n') >= 0 }
+
+// The real reader's bounds: it reads a report a line at a time through a
+// 4096-byte fgets buffer, splitting a longer line into pieces that read
+// as other records (a stray comment, an empty line that ends a call's
+// group), holds each line as a C string, which ends at a NUL, and copies
+// fields into fixed buffers, which a longer field overflows.
+const (
+	realMaxLine  = 4095 // bytes of a line, its line end included
+	realMaxName  = 511  // a function name, resource type or description, context or attachment name
+	realMaxArg   = 127  // an argument name
+	realMaxKey   = 255  // a header key
+	realMaxFlags = 1023 // a resource's flags
+)
+
+// errBound marks the refusals of what only the real reader's bounds
+// keep out (our Reader reads it), for the tests.
+var errBound = errors.New("beyond the real reader's bounds")
+
+// bound returns a refusal for what is beyond the real reader's bounds.
+func bound(format string, args ...any) error {
+	return fmt.Errorf("%w: "+format+"%.0w", append(append([]any{ErrInvalid}, args...), errBound)...)
+}
+
+// appendChecked appends r's lines, then checks them against the real
+// reader's bounds.
+func (w *Writer) appendChecked(r *Record) error {
+	mark := len(w.buf)
+	if err := w.append(r); err != nil {
+		return err
+	}
+	return checkLines(w.buf[mark:])
+}
+
+// checkLines refuses, in lines each ended by its line end, a line the real
+// reader would split or cut short.
+func checkLines(b []byte) error {
+	for len(b) > 0 {
+		n := bytes.IndexByte(b, '\n') + 1
+		if n == 0 {
+			n = len(b)
+		}
+		line := b[:n]
+		if len(line) > realMaxLine {
+			return bound("a line of %d bytes with its line end: the real reader reads lines %d bytes at a time and splits longer ones", len(line), realMaxLine)
+		}
+		if i := bytes.IndexByte(line, 0); i >= 0 {
+			return bound("a NUL byte in the line %q: the real reader's line ends there", line[:i])
+		}
+		b = b[n:]
+	}
+	return nil
+}
+
+// tooLong returns a refusal when field, named what, is longer than the
+// real reader's buffer for it holds.
+func tooLong[S []byte | string](what string, field S, max int) error {
+	if len(field) > max {
+		return bound("%s of %d bytes: the real reader holds %d", what, len(field), max)
+	}
+	return nil
+}
 
 func (w *Writer) append(r *Record) error {
 	if r == nil {
@@ -194,17 +269,27 @@ func (w *Writer) append(r *Record) error {
 		if len(r.Context.Name) == 0 || hasNL(r.Context.Name) {
 			return invalid("context name %q", r.Context.Name)
 		}
+		if err := tooLong("context name", r.Context.Name, realMaxName); err != nil {
+			return err
+		}
 		b = AppendContext(b, r.Context)
 	case KindResource:
 		res := r.Resource
 		if !word(res.Type) || len(res.Desc) == 0 || hasNL(res.Desc) || (res.Flags != nil && !validFlags(res.Flags)) {
 			return invalid("resource %q (%q) [%q]", res.Type, res.Desc, res.Flags)
 		}
+		if err := cmp.Or(tooLong("resource type", res.Type, realMaxName), tooLong("resource description", res.Desc, realMaxName),
+			tooLong("resource flags", res.Flags, realMaxFlags)); err != nil {
+			return err
+		}
 		b = AppendResource(b, res)
 	case KindAttachment:
 		a := r.Attachment
 		if !word(a.Name) || blank(a.Path) || hasNL(a.Path) {
 			return invalid("attachment %q : %q", a.Name, a.Path)
+		}
+		if err := tooLong("attachment name", a.Name, realMaxName); err != nil {
+			return err
 		}
 		b = appendAttachment(b, a)
 	case KindCall, KindTrace:
@@ -234,6 +319,9 @@ func (w *Writer) append(r *Record) error {
 		for i, a := range c.Args {
 			if !word(a.Name) || hasNL(a.Value) {
 				return invalid("argument %q = %q", a.Name, a.Value)
+			}
+			if err := tooLong("argument name", a.Name, realMaxArg); err != nil {
+				return err
 			}
 			if r.Kind == KindCall || i > 0 {
 				w.buf = b
@@ -272,6 +360,10 @@ func (w *Writer) append(r *Record) error {
 // the real reader, which keeps the index, size and time in C ints, reads
 // it right.
 func checkCall(c *Call) error {
+	// A verbatim line holds these fields too (it is checked below to).
+	if err := cmp.Or(tooLong("function name", c.Func, realMaxName), tooLong("resource type", c.Type, realMaxName)); err != nil {
+		return err
+	}
 	if c.Verbatim != nil {
 		var back Call
 		switch parseCall(c.Verbatim, &back) {

@@ -32,6 +32,19 @@ func TestWriterRefusesWhatReadsBackOtherwise(t *testing.T) {
 		{"memory map path with a line end", "memory map path", &Record{Kind: KindMemoryMap, Map: MemoryMap{Path: []byte("/lib\n: x"), Start: 1, End: 2}}},
 		{"attachment name with a line end", "attachment", &Record{Kind: KindAttachment, Attachment: Attachment{Name: []byte("a\nb"), Path: []byte("p")}}},
 		{"resource type with a line end", "resource", &Record{Kind: KindResource, Resource: Resource{ID: 1, Type: []byte("a\nb"), Desc: []byte("d")}}},
+		// What sp-rtrace's reader (C strings, fixed buffers, lines read
+		// through a 4096-byte fgets) would cut short, split or overflow.
+		{"NUL in a function name", "NUL", call(Call{Index: 2, Func: []byte("mal\x00loc"), Size: 1, ID: 1})},
+		{"NUL in an argument value", "NUL", call(Call{Index: 2, Func: f, Size: 1, ID: 1, Args: []Arg{{Name: []byte("a"), Value: []byte("x\x00y")}}})},
+		{"NUL in a comment", "NUL", &Record{Kind: KindComment, Text: []byte("# a\x00b")}},
+		{"frame line of 4096 bytes", "4096 bytes", call(Call{Index: 2, Func: f, Size: 1, ID: 1, Frames: []Frame{{Addr: 1, Resolved: bytes.Repeat([]byte("a"), 4096-len("\t0x1 \n"))}}})},
+		{"comment of 1 MiB", "1048577 bytes", &Record{Kind: KindComment, Text: bytes.Repeat([]byte("#"), 1<<20)}},
+		{"function name of 512 bytes", "function name of 512 bytes", call(Call{Index: 2, Func: bytes.Repeat([]byte("a"), 512), Size: 1, ID: 1})},
+		{"resource type of 512 bytes in a call", "resource type of 512 bytes", call(Call{Index: 2, Func: f, Type: bytes.Repeat([]byte("a"), 512), Size: 1, ID: 1})},
+		{"argument name of 128 bytes", "argument name of 128 bytes", call(Call{Index: 2, Func: f, Size: 1, ID: 1, Args: []Arg{{Name: bytes.Repeat([]byte("a"), 128), Value: []byte("1")}}})},
+		{"context name of 512 bytes", "context name of 512 bytes", &Record{Kind: KindContext, Context: Context{ID: 1, Name: bytes.Repeat([]byte("a"), 512)}}},
+		{"resource description of 512 bytes", "resource description of 512 bytes", &Record{Kind: KindResource, Resource: Resource{ID: 1, Type: []byte("t"), Desc: bytes.Repeat([]byte("d"), 512)}}},
+		{"attachment name of 512 bytes", "attachment name of 512 bytes", &Record{Kind: KindAttachment, Attachment: Attachment{Name: bytes.Repeat([]byte("a"), 512), Path: []byte("p")}}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var buf bytes.Buffer
@@ -73,6 +86,9 @@ func TestWriterRefusesHeaders(t *testing.T) {
 		{"version not first", "does not start as a report's", Header{Fields: []Field{{Key: "arch", Value: "x"}, {Key: KeyVersion, Value: "2.0"}}}},
 		{"line that is no header", "does not start as a report's", Header{Verbatim: []byte("package main")}},
 		{"stale line", "does not hold the header's fields", Header{Verbatim: []byte("version=2.0, pid=1"), Fields: []Field{{Key: KeyVersion, Value: "2.0"}, {Key: KeyPID, Value: "2"}}}},
+		{"NUL in a value", "NUL", Header{Fields: []Field{{Key: KeyVersion, Value: "2.0"}, {Key: KeyProcess, Value: "a\x00b"}}}},
+		{"key of 256 bytes", "header key of 256 bytes", Header{Fields: []Field{{Key: KeyVersion, Value: "2.0"}, {Key: strings.Repeat("k", 256), Value: "1"}}}},
+		{"line of 4120 bytes", "4120 bytes with its line end", Header{Fields: []Field{{Key: KeyVersion, Value: "2.0"}, {Key: KeyProcess, Value: strings.Repeat("p", 4096)}}}},
 	} {
 		var buf bytes.Buffer
 		_, err := NewWriter(&buf, c.h)
@@ -122,4 +138,42 @@ func TestWriterRefusalKeepsBuffered(t *testing.T) {
 		t.Errorf("Close: %v, want the refusal", err)
 	}
 	testutil.DiffText(t, "report", []byte(want.String()), buf.Bytes())
+}
+
+// TestWriterRealReaderBounds checks that what fits the real reader's
+// bounds exactly is written: a line of 4095 bytes with its line end (in
+// both line endings), a function name and resource type of 511 bytes, an
+// argument name of 127, and that each reads back whole.
+func TestWriterRealReaderBounds(t *testing.T) {
+	for _, crlf := range []bool{false, true} {
+		eol := 1
+		if crlf {
+			eol = 2
+		}
+		frame := Frame{Addr: 1, Resolved: bytes.Repeat([]byte("r"), realMaxLine-len("\t0x1 ")-eol)}
+		c := Call{Index: 1, Func: bytes.Repeat([]byte("f"), realMaxName), Type: bytes.Repeat([]byte("t"), realMaxName), Size: 1, ID: 1,
+			Args: []Arg{{Name: bytes.Repeat([]byte("a"), realMaxArg), Value: []byte("1")}}, Frames: []Frame{frame}}
+		var buf bytes.Buffer
+		w, err := NewWriter(&buf, Header{Fields: []Field{{Key: KeyVersion, Value: "2.0"}}, CRLF: crlf})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Write(&Record{Kind: KindCall, Call: c}); err != nil {
+			t.Fatalf("crlf %v: %v", crlf, err)
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		rd, err := NewReader(&buf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec, err := rd.Read()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := rec.Call; !sameCall(&got, &c) || len(got.Frames) != 1 || !bytes.Equal(got.Frames[0].Resolved, frame.Resolved) || !bytes.Equal(got.Args[0].Name, c.Args[0].Name) {
+			t.Errorf("crlf %v: read back %+v", crlf, got)
+		}
+	}
 }
