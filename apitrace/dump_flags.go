@@ -264,9 +264,11 @@ var (
 )
 
 // LookupNameFlags returns the flags apitrace 11.1 gives every call of the
-// function name. It runs regular expressions, so callers cache the answer
+// function name: of the name up to its first NUL, as apitrace keeps names
+// as C strings. It runs regular expressions, so callers cache the answer
 // per signature.
 func LookupNameFlags(name string) NameFlags {
+	name = cstr(name)
 	if name == "" {
 		return 0
 	}

@@ -44,3 +44,21 @@ func TestLookupNameFlags(t *testing.T) {
 		t.Errorf("table: %d names, %d verbose; want 421 and 84", len(nameFlagTable), verbose)
 	}
 }
+
+// TestNameFlagsCString checks that a name's flags are those of the name up
+// to its first NUL, as apitrace, which keeps names as C strings, gives
+// them: apitrace info counted a trace's calls of "glXSwapBuffers\x00x" as
+// frames, and ReadInfo did not.
+func TestNameFlagsCString(t *testing.T) {
+	for _, name := range []string{"glXSwapBuffers\x00x", "glXSwapBuffers\x00"} {
+		if f, want := LookupNameFlags(name), LookupNameFlags("glXSwapBuffers"); f != want {
+			t.Errorf("LookupNameFlags(%q) = %v, want %v", name, f, want)
+		}
+		if !(&FunctionSig{Name: name}).EndsFrame() {
+			t.Errorf("%q does not end a frame", name)
+		}
+	}
+	if f := LookupNameFlags("\x00glXSwapBuffers"); f != 0 {
+		t.Errorf("a name starting with NUL has flags %v", f)
+	}
+}

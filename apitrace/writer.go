@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/tracefmt/tracefmt/apitrace/snappy"
 	"github.com/tracefmt/tracefmt/apitrace/zstd"
@@ -62,6 +63,10 @@ const DefaultChunkSize = 1 << 20
 //     an integer, bool, float or null (or is an unsigned one above
 //     2^63-1), a struct named GUID with four members that are not three
 //     unsigned integers and an array of eight;
+//   - a name holding a NUL (of a function, argument, struct, member, enum
+//     value, bitmask flag, or a frame's module, function or file): apitrace
+//     keeps names as C strings, so it would read the name up to the NUL (and
+//     take "glXSwapBuffers\x00x" for glXSwapBuffers, which ends a frame);
 //   - an anonymous struct member (empty name) holding anything but a
 //     struct, which apitrace dump does not print; a bitmask signature
 //     whose zero flag is not first, which apitrace warns about;
@@ -133,6 +138,9 @@ type Writer struct {
 	// hold values.
 	holders int
 	long    int // the length of a string in it over the Reader's limit
+	// nul is the first name (of a signature or frame) of the event
+	// holding a NUL, with what it names.
+	nul, nulWhat string
 	// argSeen has a bit set for each argument index the event being
 	// written has given
 	argSeen []uint64
@@ -307,6 +315,15 @@ type bigString struct {
 
 // putString appends s to the event being written, noting a string our
 // Reader would refuse. A long one is only noted, after its length.
+// putName appends a name of a signature or frame, noting one that holds a
+// NUL: apitrace keeps names as C strings, which end there.
+func putName(w *Writer, what, s string) {
+	if w.nulWhat == "" && strings.IndexByte(s, 0) >= 0 {
+		w.nul, w.nulWhat = s, what
+	}
+	putString(w, s)
+}
+
 func putString[S string | []byte](w *Writer, s S) {
 	if len(s) > DefaultMaxDataLen && w.long == 0 {
 		w.long = len(s)
@@ -426,6 +443,7 @@ func (w *Writer) rollback() {
 // the rule ev breaks, leaving what it changed for rollback to undo.
 func (w *Writer) add(ev *Event) error {
 	w.nodes, w.holders, w.long = 0, 0, 0
+	w.nul, w.nulWhat = "", ""
 	var err error
 	switch ev.Kind {
 	case Enter:
@@ -453,6 +471,9 @@ func (w *Writer) add(ev *Event) error {
 	}
 	if err == nil && w.long > 0 {
 		err = wrapf(ErrInvalid, "a string of %d bytes, above the Reader's limit of %d", w.long, DefaultMaxDataLen)
+	}
+	if err == nil && w.nulWhat != "" {
+		err = wrapf(ErrInvalid, "%s %q holds a NUL: apitrace reads names as C strings, so it would read %q", w.nulWhat, w.nul, cstr(w.nul))
 	}
 	return err
 }
@@ -907,10 +928,10 @@ func (w *Writer) funcSig(s *FunctionSig) (*FunctionSig, error) {
 	if len(s.ArgNames) > DefaultMaxEntries {
 		return nil, wrapf(ErrInvalid, "function %s with %d argument names, above the Reader's limit of %d", s.Name, len(s.ArgNames), DefaultMaxEntries)
 	}
-	putString(w, s.Name)
+	putName(w, "function name", s.Name)
 	w.buf = varint.Append(w.buf, uint64(len(s.ArgNames)))
 	for _, n := range s.ArgNames {
-		putString(w, n)
+		putName(w, "argument name", n)
 	}
 	return s, nil
 }
@@ -937,15 +958,15 @@ func (w *Writer) frame(f *Frame) error {
 	}
 	if f.Has&HasModule != 0 {
 		w.buf = append(w.buf, 1)
-		putString(w, f.Module)
+		putName(w, "frame module", f.Module)
 	}
 	if f.Has&HasFunction != 0 {
 		w.buf = append(w.buf, 2)
-		putString(w, f.Function)
+		putName(w, "frame function", f.Function)
 	}
 	if f.Has&HasFile != 0 {
 		w.buf = append(w.buf, 3)
-		putString(w, f.File)
+		putName(w, "frame file", f.File)
 	}
 	if f.Has&HasLine != 0 {
 		w.buf = varint.Append(append(w.buf, 4), f.Line)
@@ -1103,7 +1124,7 @@ func (w *Writer) enum(v *Value) error {
 			w.buf = varint.Append(w.buf, uint64(len(s.Values)))
 		}
 		for _, e := range s.Values {
-			putString(w, e.Name)
+			putName(w, "enum value name", e.Name)
 			w.buf = appendSint(w.buf, e.Value)
 		}
 	}
@@ -1134,7 +1155,7 @@ func (w *Writer) bitmask(v *Value) error {
 				// with the first flag only.
 				return wrapf(ErrInvalid, "bitmask signature %d has the zero flag %s at place %d, not first", s.ID, f.Name, k)
 			}
-			putString(w, f.Name)
+			putName(w, "bitmask flag name", f.Name)
 			w.buf = varint.Append(w.buf, f.Value)
 		}
 	}
@@ -1156,10 +1177,10 @@ func (w *Writer) structValue(v *Value, depth int) error {
 		if len(s.Members) > DefaultMaxEntries {
 			return wrapf(ErrInvalid, "struct %s with %d members, above the Reader's limit of %d", s.Name, len(s.Members), DefaultMaxEntries)
 		}
-		putString(w, s.Name)
+		putName(w, "struct name", s.Name)
 		w.buf = varint.Append(w.buf, uint64(len(s.Members)))
 		for _, m := range s.Members {
-			putString(w, m)
+			putName(w, "struct member name", m)
 		}
 	} else {
 		s = w.structs.byID.get(id) // the signature apitrace reads

@@ -71,6 +71,20 @@ func TestWriterRefusesWhatApitraceMisreads(t *testing.T) {
 			Event{Kind: Enter, Sig: f, Backtrace: []*Frame{{ID: 1, Has: HasOffset, Offset: 1 << 63}}}},
 		{"frame detail unknown", "frame details 0x20",
 			Event{Kind: Enter, Sig: f, Backtrace: []*Frame{{ID: 1, Has: 1 << 5}}}},
+		// apitrace keeps names as C strings: "glXSwapBuffers\x00x" is
+		// glXSwapBuffers to it, which ends a frame.
+		{"function name with a NUL", `function name "glXSwapBuffers\x00x" holds a NUL: apitrace reads names as C strings, so it would read "glXSwapBuffers"`,
+			Event{Kind: Enter, Sig: &FunctionSig{ID: 20, Name: "glXSwapBuffers\x00x"}}},
+		{"argument name with a NUL", `argument name "a\x00b" holds a NUL`,
+			Event{Kind: Enter, Sig: &FunctionSig{ID: 20, Name: "glBar", ArgNames: []string{"a\x00b"}}}},
+		{"struct member name with a NUL", `struct member name "a\x00b" holds a NUL`,
+			Event{Kind: Enter, Sig: f, Args: arg(Struct(&StructSig{ID: 5, Name: "S", Members: []string{"a\x00b"}}, Uint(1)))}},
+		{"enum value name with a NUL", `enum value name "GL_A\x00" holds a NUL`,
+			Event{Kind: Enter, Sig: f, Args: arg(Enum(&EnumSig{ID: 5, Values: []EnumValue{{"GL_A\x00", 1}}}, 1))}},
+		{"bitmask flag name with a NUL", `bitmask flag name "A\x00B" holds a NUL`,
+			Event{Kind: Enter, Sig: f, Args: arg(Bitmask(&BitmaskSig{ID: 5, Flags: []BitmaskFlag{{"A\x00B", 1}}}, 1))}},
+		{"frame function with a NUL", `frame function "main\x00" holds a NUL`,
+			Event{Kind: Enter, Sig: f, Backtrace: []*Frame{{ID: 1, Has: HasFunction, Function: "main\x00"}}}},
 		{"string over the Reader's limit", "a string of 268435457 bytes",
 			Event{Kind: Enter, Sig: f, Args: arg(String(make([]byte, DefaultMaxDataLen+1)))}},
 	} {
