@@ -162,6 +162,33 @@ func TestBadIDs(t *testing.T) {
 	}
 }
 
+// TestBadNameIDs gives one task or region event of a real trace a name
+// string ID its generation lacks. Go's parser names the event by its
+// type's number in this message ("for 40 event"), not by its name as
+// elsewhere: the Reason must be Go's.
+func TestBadNameIDs(t *testing.T) {
+	data := testutil.ReadFile(t, filepath.Join("..", "testdata", "annotations.trace"))
+	const bad = 999999
+	for _, c := range []struct {
+		typ gotraceraw.EventType
+		arg int // in the raw Args, dt first
+	}{
+		{gotraceraw.EvUserTaskBegin, 3},
+		{gotraceraw.EvUserRegionBegin, 2},
+		{gotraceraw.EvUserRegionEnd, 2},
+	} {
+		edited, ok := editNth(t, data, c.typ, 1, c.arg, bad)
+		if !ok {
+			t.Fatalf("no %v in the trace", c.typ)
+		}
+		_, err := parseText(edited)
+		want := fmt.Sprintf("invalid string ID %d for %d event", bad, uint8(c.typ))
+		if err == nil || reasonOf(err) != want {
+			t.Errorf("%v with name ID %d: error %v, want %q", c.typ, bad, err, want)
+		}
+	}
+}
+
 // editNth sets argument arg of the k-th event of type typ to v, and
 // reports false when the trace has fewer such events.
 func editNth(t *testing.T, data []byte, typ gotraceraw.EventType, k, arg int, v uint64) ([]byte, bool) {

@@ -450,7 +450,7 @@ func (o *ordering) advanceOther(ev *raw, tab *tables, gen uint64, c schedCtx) (s
 		return o.goSwitch(ev, tab, gen, c)
 	default:
 		if info[ev.typ].kind != KindExperimental {
-			return c, false, wrapf(ErrEvent, "bad event type found while ordering: %v", ev.typ)
+			return c, false, wrapf(ErrEvent, "bad event type found while ordering: %v", uint8(ev.typ))
 		}
 		// Events that may or may not have a P, unvalidated otherwise.
 		if err := check(c, reqs{must, may, may}); err != nil {
@@ -850,7 +850,7 @@ func (o *ordering) taskBegin(ev *raw, tab *tables, c schedCtx) (schedCtx, bool, 
 	}
 	name, ok := tab.strs.get(ev.args[2])
 	if !ok {
-		return c, false, wrapf(ErrTable, "invalid string ID %v for %v event", ev.args[2], ev.typ)
+		return c, false, wrapf(ErrTable, "invalid string ID %v for %v event", ev.args[2], uint8(ev.typ))
 	}
 	o.tasks[id] = taskState{name: name, parent: parent}
 	if err := checkUserGo(c); err != nil {
@@ -885,7 +885,7 @@ func (o *ordering) regionBeginEnd(ev *raw, tab *tables, c schedCtx) (schedCtx, b
 	}
 	name, ok := tab.strs.get(ev.args[1])
 	if !ok {
-		return c, false, wrapf(ErrTable, "invalid string ID %v for %v event", ev.args[1], ev.typ)
+		return c, false, wrapf(ErrTable, "invalid string ID %v for %v event", ev.args[1], uint8(ev.typ))
 	}
 	s := o.gs.get(int64(c.g))
 	if s == nil {
