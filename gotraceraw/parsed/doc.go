@@ -84,6 +84,10 @@
 //   - A CPU sample whose stack is not in its generation's table is an
 //     error (ErrTable); Go's parser takes it and `go tool trace` then
 //     crashes printing it.
+//   - A P's status of 256 or more is an error (ErrState); Go's parser reads
+//     a status by its low byte and `go tool trace` then crashes printing
+//     the P's transition. A goroutine's status is read by its low byte, as
+//     Go's parser reads and prints it.
 //   - An ExperimentalBatch of an experiment Go does not know is passed on
 //     with its number; `go tool trace` crashes printing its Sync.
 //   - A stop-the-world range that spans generations prints its reason

@@ -189,6 +189,71 @@ func TestBadNameIDs(t *testing.T) {
 	}
 }
 
+// TestStatusTruncated adds 256 to the status of GoStatus and
+// GoStatusStack events of real traces. Go's parser takes a status as a
+// byte, so it reads and prints such a trace as the unedited one; so must
+// we. A ProcStatus so edited is refused: Go's parser takes it too, but go
+// tool trace crashes printing it. A status whose low byte is no status
+// fails with Go's message, which names that byte.
+func TestStatusTruncated(t *testing.T) {
+	for _, c := range []struct {
+		file string
+		typ  gotraceraw.EventType
+		arg  int    // in the raw Args, dt first
+		add  uint64 // to the status
+		// want is the error's Reason for the resource id and the edited
+		// status; nil: none.
+		want func(id, status uint64) string
+	}{
+		{"basic.trace", gotraceraw.EvGoStatus, 3, 256, nil},
+		{"stacks.trace", gotraceraw.EvGoStatusStack, 3, 256, nil},
+		{"basic.trace", gotraceraw.EvProcStatus, 2, 256, func(id, status uint64) string {
+			return fmt.Sprintf("invalid status for proc %d: %d", id, status)
+		}},
+		{"basic.trace", gotraceraw.EvGoStatus, 3, 1<<40 + 100, func(id, status uint64) string {
+			return fmt.Sprintf("invalid status for goroutine %d: %d", id, uint8(status))
+		}},
+		{"basic.trace", gotraceraw.EvProcStatus, 2, 1<<40 + 100, func(id, status uint64) string {
+			return fmt.Sprintf("invalid status for proc %d: %d", id, uint8(status))
+		}},
+	} {
+		data := testutil.ReadFile(t, filepath.Join("..", "testdata", c.file))
+		want, err := parseText(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k := 1; k <= 10; k++ {
+			r, err := gotraceraw.NewReader(bytes.NewReader(data))
+			if err != nil {
+				t.Fatal(err)
+			}
+			n, id, status := 0, uint64(0), uint64(0)
+			edited := writeEvents(t, r.Header(), r.All(), func(ev *gotraceraw.Event) {
+				if ev.Type == c.typ {
+					if n++; n == k {
+						id, status = ev.Args[1], ev.Args[c.arg]
+						ev.Args[c.arg] += c.add
+						ev.Widths = nil
+					}
+				}
+			})
+			if n < k {
+				break
+			}
+			got, err := parseText(edited)
+			if c.want == nil {
+				if err != nil || !bytes.Equal(got, want) {
+					t.Errorf("%s, %v #%d with status+%d: %v, text differs at byte %d", c.file, c.typ, k, c.add, err, firstDiff(got, want))
+				}
+				continue
+			}
+			if wantReason := c.want(id, status+c.add); !errors.Is(err, ErrState) || reasonOf(err) != wantReason {
+				t.Errorf("%s, %v #%d with status+%d: %v, want %q", c.file, c.typ, k, c.add, err, wantReason)
+			}
+		}
+	}
+}
+
 // editNth sets argument arg of the k-th event of type typ to v, and
 // reports false when the trace has fewer such events.
 func editNth(t *testing.T, data []byte, typ gotraceraw.EventType, k, arg int, v uint64) ([]byte, bool) {

@@ -463,7 +463,14 @@ func (o *ordering) advanceOther(ev *raw, tab *tables, gen uint64, c schedCtx) (s
 
 func (o *ordering) procStatus(ev *raw, tab *tables, gen uint64, c schedCtx) (schedCtx, bool, error) {
 	pid, status := ProcID(ev.args[0]), ev.args[1]
-	if status >= uint64(len(procStatusState)) {
+	if b := uint8(status); int(b) >= len(procStatusState) {
+		// Go's parser reads a status as a byte, and names that byte.
+		return c, false, wrapf(ErrState, "invalid status for proc %d: %d", pid, b)
+	}
+	if status > 0xff {
+		// Go's parser takes a status by its low byte, but go tool trace
+		// then crashes printing the P's transition: refused, so that no
+		// validating writer writes it.
 		return c, false, wrapf(ErrState, "invalid status for proc %d: %d", pid, status)
 	}
 	old := procStatusState[status]
@@ -593,7 +600,9 @@ func (o *ordering) procSteal(ev *raw, tab *tables, gen uint64, c schedCtx) (sche
 }
 
 func (o *ordering) goStatus(ev *raw, tab *tables, gen uint64, c schedCtx) (schedCtx, bool, error) {
-	gid, mid, status := GoID(ev.args[0]), ThreadID(ev.args[1]), ev.args[2]
+	// Go's parser reads a status as a byte: a GoStatus of 258 is one of
+	// 2, and reads and prints so.
+	gid, mid, status := GoID(ev.args[0]), ThreadID(ev.args[1]), uint64(uint8(ev.args[2]))
 	if status >= uint64(len(goStatusState)) {
 		return c, false, wrapf(ErrState, "invalid status for goroutine %d: %d", gid, status)
 	}
