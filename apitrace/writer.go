@@ -72,8 +72,9 @@ const DefaultChunkSize = 1 << 20
 //     whose zero flag is not first, which apitrace warns about;
 //   - a thread number above 2^32-1, a frame line above 2^31-1, a frame
 //     offset above 2^63-1 (apitrace's C types), unknown frame details;
-//   - a header property whose name is empty or starts with NUL (it ends
-//     apitrace's list), or two names equal up to their first NUL;
+//   - a header property whose name is empty or given twice, or whose name
+//     or value holds a NUL (apitrace reads them as C strings: a name
+//     starting with NUL ends its list);
 //   - what the format cannot hold: a value without its signature, a struct
 //     with the wrong number of values, a value Scalar made of a kind that
 //     holds more than bits (or of no kind), float bits above 32, an enum
@@ -285,6 +286,8 @@ func checkHeader(h Header) error {
 			return wrapf(ErrInvalid, "property %d has an empty name, or one starting with NUL, which ends apitrace's list", i)
 		case len(p.Name) > DefaultMaxDataLen || len(p.Value) > DefaultMaxDataLen:
 			return wrapf(ErrInvalid, "property %q longer than %d bytes", name, DefaultMaxDataLen)
+		case name != p.Name || strings.IndexByte(p.Value, 0) >= 0:
+			return wrapf(ErrInvalid, "property %q = %q holds a NUL: apitrace reads properties as C strings, so it would read %q = %q", p.Name, p.Value, name, cstr(p.Value))
 		}
 		for _, q := range h.Properties[:i] {
 			if cstr(q.Name) == name {

@@ -226,7 +226,9 @@ func TestWriterRefusesHeader(t *testing.T) {
 	}{
 		{"name starting with NUL", "starting with NUL", []Property{{"a", "1"}, {"\x00b", "2"}}},
 		{"name twice", `property "a" twice`, []Property{{"a", "1"}, {"a", "2"}}},
-		{"names equal up to a NUL", `property "a" twice`, []Property{{"a", "1"}, {"a\x00b", "2"}}},
+		{"names equal up to a NUL", `property "a\x00b" = "2" holds a NUL`, []Property{{"a", "1"}, {"a\x00b", "2"}}},
+		{"name holding a NUL", `property "b\x00c" = "2" holds a NUL`, []Property{{"a", "1"}, {"b\x00c", "2"}}},
+		{"value holding a NUL", `property "b" = "x\x00y" holds a NUL: apitrace reads properties as C strings, so it would read "b" = "x"`, []Property{{"b", "x\x00y"}}},
 	} {
 		var buf bytes.Buffer
 		_, err := NewWriter(&buf, Header{Version: 6, SemanticVersion: 6, Properties: c.props})
