@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/tracefmt/tracefmt/gotraceraw"
+	"github.com/tracefmt/tracefmt/gotraceraw/parsed"
 	"github.com/tracefmt/tracefmt/internal/testutil"
 	"github.com/tracefmt/tracefmt/internal/testutil/gorecord"
 )
@@ -171,14 +172,17 @@ func generationsParsed(out []byte) [][]string {
 // but what its status events say: there the state transitions Go draws
 // from them may differ (in their states, their thread, their order
 // among themselves), as may the scheduling context printed for each
-// event (P=, G=), and a task begun earlier has no type.
-func sameGeneration(whole, kept []string, first bool) string {
+// event (P=, G=). In every generation, a task begun before the kept part
+// (its ID in before) may end with no type and no parent, which Go's
+// parser knows from the task's begin only.
+func sameGeneration(whole, kept []string, first bool, before map[string]bool) string {
 	if len(whole) != len(kept) {
 		return fmt.Sprintf("%d lines, want %d", len(kept), len(whole))
 	}
 	transition := regexp.MustCompile(`^M=-?\d+ P=-?\d+ G=-?\d+ StateTransition Time=\S+ (ProcID|GoID)=\d+ \w+->\w+ Reason=""$`)
 	context := regexp.MustCompile(`^M=(-?\d+) P=-?\d+ G=-?\d+ `)
-	taskType := regexp.MustCompile(`^(.* TaskEnd .* Type=)".*"$`)
+	unknownTaskEnd := regexp.MustCompile(fmt.Sprintf(`^(.* TaskEnd .* ID=(\d+)) Parent=%d Type=""$`, uint64(parsed.NoTask)))
+	taskEnd := regexp.MustCompile(`^(.* TaskEnd .* ID=\d+) Parent=\d+ Type=".*"$`)
 	prevW, prevK := uint64(0), uint64(0)
 	for i := range whole {
 		w, k := whole[i], kept[i]
@@ -197,15 +201,30 @@ func sameGeneration(whole, kept []string, first bool) string {
 			}
 			w, k = timeArg.ReplaceAllString(w, " Time=T"), timeArg.ReplaceAllString(k, " Time=T")
 			w, k = context.ReplaceAllString(w, "M=$1 "), context.ReplaceAllString(k, "M=$1 ")
-			if strings.HasSuffix(k, ` Type=""`) {
-				w = taskType.ReplaceAllString(w, `$1""`)
-			}
+		}
+		if m := unknownTaskEnd.FindStringSubmatch(k); w != k && m != nil && before[m[2]] {
+			w, k = taskEnd.ReplaceAllString(w, "$1"), m[1]
 		}
 		if w != k {
 			return fmt.Sprintf("line %d:\n\twhole: %s\n\tkept:  %s", i+1, whole[i], kept[i])
 		}
 	}
 	return ""
+}
+
+// tasksBegun returns the IDs of the tasks begun in gens, as Go's parser
+// prints them.
+func tasksBegun(gens [][]string) map[string]bool {
+	begin := regexp.MustCompile(`^M=-?\d+ P=-?\d+ G=-?\d+ TaskBegin Time=\d+ ID=(\d+) `)
+	ids := map[string]bool{}
+	for _, g := range gens {
+		for _, l := range g {
+			if m := begin.FindStringSubmatch(l); m != nil {
+				ids[m[1]] = true
+			}
+		}
+	}
+	return ids
 }
 
 func lineTime(l string) uint64 {
@@ -230,7 +249,8 @@ func TestSplit(t *testing.T) {
 	// A trace recorded now, of generations of 2 ms, besides the fixtures.
 	rec := gorecord.Workload("light")
 	rec.Env = []string{"GODEBUG=traceadvanceperiod=2000000"}
-	traces := append(goTraces(t), gorecord.RecordFile(t, gorecord.Local, rec))
+	recorded := gorecord.RecordFile(t, gorecord.Local, rec)
+	traces := append(goTraces(t), recorded)
 	for _, in := range traces {
 		name := strings.TrimSuffix(filepath.Base(in), ".trace")
 		wholeOut, err := parses(t, in)
@@ -251,10 +271,11 @@ func TestSplit(t *testing.T) {
 			return fmt.Sprintf("%dns", (gens[i].nanos(gens[i].start)+gens[i].nanos(gens[i].end))/2-origin)
 		}
 		end := func(i int) string { return fmt.Sprintf("%dns", gens[i].nanos(gens[i].end)-origin) }
-		for _, tc := range []struct {
+		type splitCase struct {
 			args        []string
 			first, last int // from 1
-		}{
+		}
+		splits := []splitCase{
 			{[]string{"-gens", "1"}, 1, 1},
 			{[]string{"-gens", "2-"}, 2, n},
 			{[]string{"-gens", fmt.Sprintf("%d-%d", n-1, n+5)}, n - 1, n},
@@ -264,7 +285,14 @@ func TestSplit(t *testing.T) {
 			{[]string{"-from", mid(1), "-to", mid(1)}, 0, 0},
 			{[]string{"-from", end(n - 2)}, 0, 0},
 			{[]string{"-to", mid(0)}, 0, 0},
-		} {
+		}
+		if in == recorded {
+			// A cut at each generation: its task spans several.
+			for i := 3; i < n; i++ {
+				splits = append(splits, splitCase{[]string{"-gens", fmt.Sprintf("%d-", i)}, i, n})
+			}
+		}
+		for _, tc := range splits {
 			out := filepath.Join(dir, name+".trace")
 			var stderr bytes.Buffer
 			if code := run(append(tc.args, in, out), &stderr); code != 0 {
@@ -306,7 +334,7 @@ func TestSplit(t *testing.T) {
 				if tc.args[len(tc.args)-2] == "-drop" {
 					break // UserLog lines differ on purpose
 				}
-				if d := sameGeneration(want[i], kept[i], i == 0); d != "" {
+				if d := sameGeneration(want[i], kept[i], i == 0, tasksBegun(whole[:tc.first-1])); d != "" {
 					t.Errorf("%s %v: generation %d prints otherwise: %s", name, tc.args, tc.first+i, d)
 				}
 			}
@@ -326,11 +354,34 @@ func TestSplit(t *testing.T) {
 		if strings.Contains(l, " Metric ") || strings.Contains(l, " GoID=") && !strings.Contains(l, "Reason=\"\"") {
 			changed := append([]string(nil), g...)
 			changed[i] = strings.Replace(l, "=", "=9", 2)
-			if sameGeneration(g, changed, false) == "" || sameGeneration(g, changed, true) == "" {
+			if sameGeneration(g, changed, false, nil) == "" || sameGeneration(g, changed, true, nil) == "" {
 				t.Errorf("a changed line passes the comparison: %s", changed[i])
 			}
 			break
 		}
+	}
+	// A task's type lost passes only for a task begun before the cut.
+	taskEnd := regexp.MustCompile(`^(.* TaskEnd .* ID=(\d+)) Parent=\d+ Type=".*"$`)
+	found := false
+	for _, g := range generationsParsed(out) {
+		for i, l := range g {
+			m := taskEnd.FindStringSubmatch(l)
+			if m == nil {
+				continue
+			}
+			found = true
+			changed := append([]string(nil), g...)
+			changed[i] = fmt.Sprintf(`%s Parent=%d Type=""`, m[1], uint64(parsed.NoTask))
+			if sameGeneration(g, changed, false, map[string]bool{m[2]: false}) == "" {
+				t.Errorf("a task's type lost passes the comparison: %s", changed[i])
+			}
+			if sameGeneration(g, changed, false, map[string]bool{m[2]: true}) != "" {
+				t.Errorf("a task begun before the cut must end with no type: %s", changed[i])
+			}
+		}
+	}
+	if !found {
+		t.Errorf("no TaskEnd in the recorded trace")
 	}
 	t.Logf("%d cases", cases)
 }

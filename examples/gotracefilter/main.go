@@ -43,9 +43,10 @@
 // it in the whole trace, but for the number and time of its Sync and the
 // times it moves to keep them increasing; and but for what it draws, in
 // the first generation kept, from the states before it, which it no
-// longer knows: there the state transitions of the status events, the
-// P and G printed beside an event, and the type of a task begun before
-// may differ.
+// longer knows: there the state transitions of the status events and the
+// P and G printed beside an event may differ. And in every generation
+// kept, a task begun before the first kept one ends with no type and no
+// parent: Go's parser knows them from the task's begin only.
 //
 // The output is validated as it is written, one generation at a time,
 // by the parsed level (gotraceraw/parsed), which reads it as Go's parser
@@ -90,7 +91,8 @@ go whole (Active, Begin, End). -novalidate drops exactly what is asked (not
 EventBatch) and checks nothing. Generations count from 1 in IN; T is a duration
 from the trace's start (1.5s). Kept generations print as in IN (times aside) but
 for the first kept, whose earlier states Go's parser cannot know: its status
-transitions, the P and G beside events, the type of a task begun before.
+transitions, the P and G beside events; and a task begun before the first kept
+ends with no type and no parent.
 Exit 2: bad arguments or a refused drop; exit 1: IN or OUT fails, or a generation
 of the result is refused (OUT then holds the generations before it).`
 

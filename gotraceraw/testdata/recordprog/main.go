@@ -34,7 +34,10 @@ func main() {
 	channels()
 	gc()
 	if os.Args[1] == "light" {
-		time.Sleep(10 * time.Millisecond) // several 2 ms generations
+		// Several 2 ms generations, and a task that spans them.
+		_, task := trace.NewTask(context.Background(), "across")
+		time.Sleep(10 * time.Millisecond)
+		task.End()
 	}
 	if os.Args[1] == "all" {
 		pprof.StartCPUProfile(io.Discard)
