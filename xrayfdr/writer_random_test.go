@@ -272,7 +272,7 @@ func closed(h Header, recs []Record) []Record {
 		return recs
 	}
 	if endsInPreamble(recs) {
-		recs = dropPreamble(recs)
+		recs = dropPreamble(h, recs)
 	}
 	if empty(h, recs) {
 		return nil
@@ -297,11 +297,13 @@ func endsInPreamble(recs []Record) bool {
 
 // dropPreamble drops the last block, and its thread buffer's
 // BufferExtents record when the block was the buffer's only one, as the
-// Writer's Close does with a block that never got past its preamble.
-func dropPreamble(recs []Record) []Record {
+// Writer's Close does with a block that never got past its preamble. A
+// version 1 log has no thread buffers: a BufferExtents record in one is a
+// record like another, which Close keeps.
+func dropPreamble(h Header, recs []Record) []Record {
 	for i := len(recs) - 1; i >= 0; i-- {
 		if recs[i].Kind == KindNewBuffer {
-			if i > 0 && recs[i-1].Kind == KindBufferExtents {
+			if i > 0 && recs[i-1].Kind == KindBufferExtents && h.Version >= 2 {
 				i--
 			}
 			return recs[:i]
