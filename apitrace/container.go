@@ -84,7 +84,12 @@ type snappySource struct {
 	maxChunk int
 	comp     []byte
 	done     bool
+	piece    int // room for a chunk of the size of the last one, and an eighth
 }
+
+// nextPiece returns the room the next chunk is likely to take: apitrace
+// writes chunks of one size but the last.
+func (s *snappySource) nextPiece() int { return s.piece }
 
 func (s *snappySource) chunk() int64 { return s.last }
 
@@ -139,11 +144,12 @@ func (s *snappySource) fill(dst []byte) ([]byte, error) {
 		s.done = true
 		return dst, ErrCorrupt
 	}
+	s.piece = want + want/8
 	if cap(dst)-len(dst) < want {
 		// Room for an eighth more, so that the next chunk still fits
 		// after the few bytes of an event cut by this one's end: the
 		// window is then allocated once, not again at the next chunk.
-		dst = slices.Grow(dst, want+want/8)
+		dst = slices.Grow(dst, s.piece)
 	}
 	out, err := snappy.Decode(dst[len(dst):cap(dst)], s.comp, s.maxChunk)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"slices"
 	"sort"
 
 	"github.com/tracefmt/tracefmt/apitrace/zstd"
@@ -50,6 +51,13 @@ func (z *seekableSource) fill(dst []byte) ([]byte, error) {
 		if f.DataSize == 0 {
 			continue
 		}
+		if int64(cap(dst)-len(dst)) < f.DataSize {
+			// Room for the whole frame, made at once (the Reader's
+			// window keeps room for nextPiece, so this is for other
+			// callers): the decoder would otherwise append it block by
+			// block, each growing dst by append's small steps.
+			dst = slices.Grow(dst, int(f.DataSize))
+		}
 		dst, err := z.s.ReadFrame(dst, i)
 		if err != nil {
 			z.next = len(z.frames)
@@ -57,6 +65,17 @@ func (z *seekableSource) fill(dst []byte) ([]byte, error) {
 		return dst, err
 	}
 	return dst, io.EOF
+}
+
+// nextPiece returns the size of the next frame's content, which fill
+// appends whole.
+func (z *seekableSource) nextPiece() int {
+	for i := z.next; i < len(z.frames); i++ {
+		if n := z.frames[i].DataSize; n > 0 {
+			return int(min(n, int64(z.maxChunk)))
+		}
+	}
+	return 0
 }
 
 // nextChunk returns the file offset of the frame the next fill decodes.

@@ -336,6 +336,10 @@ func (r *Reader) All() iter.Seq2[*Event, error] {
 
 // refillSlack is room the window keeps past what an event needs: a source
 // appends a piece at a time (256 KiB at most for gzip, Brotli and zstd).
+// A source whose next piece is larger, a seekable zstd trace's frame,
+// says so (nextPiece), and the window keeps room for it: else the piece
+// would not fit at the end of a large event and the window would be
+// copied whole to make room.
 const refillSlack = 256 << 10
 
 // needs records that the window must hold the bytes up to index end before
@@ -391,18 +395,27 @@ func (r *Reader) refill() bool {
 	r.need = 0
 	grew := false
 	for len(r.buf) < target || !grew {
-		if cap(r.buf)-len(r.buf) < refillSlack {
-			// The window grows fourfold once it is full of bytes that
-			// arrived, never past what the event needs and a piece:
-			// a large string costs a third of itself in outgrown
+		slack := refillSlack
+		if p, ok := r.src.(interface{ nextPiece() int }); ok {
+			slack = max(slack, p.nextPiece())
+		}
+		if cap(r.buf)-len(r.buf) < slack {
+			// The window grows at most fourfold once it is full of
+			// bytes that arrived, never past what the event needs and
+			// a piece, by steps that end on what the event needs: its
+			// size over a power of four. A size the stream announces
+			// but does not hold costs at most four times what it does
+			// hold; a large string costs a third of itself in outgrown
 			// windows, not the several copies that a source's growth
-			// by append's small steps leaves, and a size the stream
-			// announces but does not hold costs at most four times
-			// what it does hold.
-			c := max(4*cap(r.buf), len(r.buf)) + refillSlack
-			if c >= target {
-				c = max(target, len(r.buf)) + refillSlack
+			// by append's small steps leaves, and at the last step the
+			// window before it is a quarter of the string (a fourfold
+			// step from anywhere could leave one nearly as large as
+			// the string, and the copy would hold it twice).
+			c := max(target, len(r.buf))
+			for c > 4*cap(r.buf) && c/4 > len(r.buf) {
+				c /= 4
 			}
+			c += slack
 			nb := make([]byte, len(r.buf), c)
 			copy(nb, r.buf)
 			r.buf = nb
