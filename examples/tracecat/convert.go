@@ -328,6 +328,9 @@ func xrayPprof(w io.Writer, r io.Reader, o options) error {
 	if err != nil {
 		return err
 	}
+	if err := xrayLogOnly(data, true); err != nil {
+		return err
+	}
 	p := analysis.Profile{DeduceSiblingCalls: true, KeepGoing: true}
 	if err := p.Read(data); err != nil {
 		return err
@@ -342,6 +345,9 @@ func xrayTimeline(w io.Writer, r io.Reader, o options) error {
 	if err != nil {
 		return err
 	}
+	if err := xrayLogOnly(data, false); err != nil {
+		return err
+	}
 	t, err := xrayfdr.Expand(data, true)
 	if err != nil {
 		return err
@@ -351,6 +357,22 @@ func xrayTimeline(w io.Writer, r io.Reader, o options) error {
 		names = o.names.Names(true)
 	}
 	return analysis.WriteChrome(w, t, names)
+}
+
+// xrayLogOnly refuses, for a profile or a timeline, the XRay forms that
+// hold no calls to convert: an instrumentation map (which names a log's
+// functions, given with -instr_map), and for a timeline llvm-xray's YAML
+// trace, which only a profile reads.
+func xrayLogOnly(data []byte, yamlTrace bool) error {
+	switch xrayKind(data[:min(len(data), headLen)]) {
+	case xrayYAMLMap:
+		return errors.New("an llvm-xray instrumentation map holds no calls: give it with -instr_map beside the log")
+	case xrayYAMLTrace:
+		if !yamlTrace {
+			return errors.New("a timeline is made from a binary XRay log, not from llvm-xray's YAML trace (-pprof reads both)")
+		}
+	}
+	return nil
 }
 
 // progress counts the bytes read from a file and, when stderr is a

@@ -156,6 +156,7 @@ func TestConvertRefusals(t *testing.T) {
 	gotr := sampleFile(t, "gotest.trace")
 	xray := sampleFile(t, "fdr_simple.xray")
 	instrMap := filepath.Join("..", "..", "xrayfdr", "testdata", "fdr_simple.instrmap.yaml")
+	xrayYAML := filepath.Join("..", "..", "xrayfdr", "testdata", "fdr_simple.yaml")
 	out := filepath.Join(t.TempDir(), "out")
 	for _, tc := range []struct {
 		args   []string
@@ -174,6 +175,11 @@ func TestConvertRefusals(t *testing.T) {
 		{[]string{"-pprof", out, "-profile", "sched", "-instr_map", instrMap, gotr}, 1, "tracecat: " + gotr + ": -instr_map names the functions of an XRay log, not of a Go execution trace"},
 		{[]string{"-instr_map", instrMap, xray}, 2, "tracecat: -instr_map goes with -pprof or -timeline"},
 		{[]string{"-timeline", out, "-instr_map", "/nonexistent/bin", xray}, 1, "tracecat: open /nonexistent/bin: "},
+		// XRay forms tracecat tells but that hold no calls to convert,
+		// or that only a profile reads (it said "bad file header").
+		{[]string{"-pprof", out, instrMap}, 1, "tracecat: " + instrMap + ": an llvm-xray instrumentation map holds no calls"},
+		{[]string{"-timeline", out, instrMap}, 1, "tracecat: " + instrMap + ": an llvm-xray instrumentation map holds no calls"},
+		{[]string{"-timeline", out, xrayYAML}, 1, "tracecat: " + xrayYAML + ": a timeline is made from a binary XRay log, not from llvm-xray's YAML trace"},
 	} {
 		var stdout, stderr bytes.Buffer
 		if code := run(tc.args, &stdout, &stderr); code != tc.code {

@@ -43,7 +43,9 @@
 // and refuse -profile. With -timeline it writes Chrome trace-event
 // JSON for Perfetto (ui.perfetto.dev) or chrome://tracing: a Go trace's
 // goroutines, Ps, Ms, GC, tasks, regions, logs and CPU samples; an XRay
-// log's calls per thread. An XRay log's functions are numbered: -instr_map
+// log's calls per thread (of a binary log: llvm-xray's YAML trace gets a
+// profile only, and an instrumentation map neither, as it holds no calls).
+// An XRay log's functions are numbered: -instr_map
 // names them, from the instrumented binary or llvm-xray extract's map, as
 // llvm-xray's -instr_map does. A format without such a picture is refused
 // with the reason. A conversion that takes more than a second shows its progress on
