@@ -39,11 +39,13 @@
 // before anything is allocated. Buffers then grow with the output actually
 // produced, up to the window plus the larger of the window and 8 MiB, plus
 // a block; the input buffer grows only once it is full of bytes actually
-// read. As the output buffer grows by doubling, the buffers it outgrew add
-// as much again until the garbage collector frees them: decoding a frame
-// allocates at most about four times its window, and a process holds that
-// much at its peak (a 128 MiB window: 512 MiB allocated, 528 MB of peak
-// RSS, measured 2026-11-26). Blocks are bounded by the format: 128 KiB,
+// read. The output buffer grows at most fourfold at a time, by steps that
+// end on its largest size, so the buffers it outgrew add a third of that
+// until the garbage collector frees them: decoding a frame allocates at
+// most about 2.7 times its window, and a process holds that much at its
+// peak (a 128 MiB window: 341 MiB allocated, 353 MB of peak RSS, measured
+// 2026-11-26; it was 512 MiB and 528 MB while the buffer grew by
+// doubling). Blocks are bounded by the format: 128 KiB,
 // and no more output than the window when it is smaller. A Seekable
 // decodes one frame at a time into a cache of that frame's size, and
 // refuses a seek table that lists a frame over its window limit.

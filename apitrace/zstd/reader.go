@@ -438,7 +438,16 @@ func (z *Reader) room(n int) {
 	if need <= len(z.hist) {
 		return
 	}
-	size := max(need, min(2*len(z.hist), z.window+slide+z.blockMax+copySlack))
+	// Grow at most fourfold, as output arrives, by steps that end on
+	// the largest size the frame can need (its window, the slide and a
+	// block): the buffer outgrown at the last step is then a quarter of
+	// it, where doubling from anywhere left one of up to half of it, and
+	// garbage of as much again, alive at once.
+	size := z.window + slide + z.blockMax + copySlack
+	for size > 4*len(z.hist) && size/4 >= need {
+		size /= 4
+	}
+	size = max(size, need)
 	if z.direct && z.fcs >= int64(need) {
 		// The frame's content never exceeds its header's size.
 		size = min(size, int(z.fcs))
