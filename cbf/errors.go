@@ -108,6 +108,7 @@ var (
 	errAddr      = errors.New("cbf: address does not fit the word size")
 	errKind      = errors.New("cbf: bad frame kind")
 	errState     = errors.New("cbf: no open record")
+	errOpen      = errors.New("cbf: a record begun is not ended (End it first)")
 	errOrder     = errors.New("cbf: frame after Truncated")
 	errLong      = errors.New("cbf: longer than the format or Swift's decoder takes")
 	errNilRecord = errors.New("cbf: nil record")
@@ -117,6 +118,7 @@ var (
 	invalidAddr     = &invalidError{errAddr}
 	invalidKind     = &invalidError{errKind}
 	invalidState    = &invalidError{errState}
+	invalidOpen     = &invalidError{errOpen}
 	invalidOrder    = &invalidError{errOrder}
 	invalidCount    = &invalidError{ErrCount}
 	invalidOverflow = &invalidError{ErrOverflow}

@@ -39,7 +39,7 @@ func (e *encoder) begin(dst []byte, w WordSize) ([]byte, error) {
 		return dst, invalidWord
 	}
 	if e.state == encOpen {
-		return dst, invalidState
+		return dst, invalidOpen
 	}
 	e.open(w)
 	return append(dst, infoBytes[w.code()]), nil
@@ -536,7 +536,7 @@ func (z *Writer) Check(rec *Record) error {
 		return &invalidError{errNilRecord}
 	}
 	if z.enc.state == encOpen {
-		return invalidState
+		return invalidOpen
 	}
 	n := len(z.buf)
 	var err error

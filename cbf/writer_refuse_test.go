@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/tracefmt/tracefmt/internal/testutil"
@@ -94,5 +95,46 @@ func TestWriterRefusesLongRecords(t *testing.T) {
 	back, err := readAll(data, nil)
 	if err != nil || len(back) != 1 || len(back[0].Frames) != DefaultMaxFrames {
 		t.Fatalf("%d frames: read back %d records, %v", len(fs), len(back), err)
+	}
+}
+
+// TestWriterRecordLeftOpen checks that Begin, Write or Check while a
+// record begun frame by frame is not ended is refused saying so (it said
+// "no open record"), and that the refusal drops the open record only.
+func TestWriterRecordLeftOpen(t *testing.T) {
+	done := Record{Word: Word64, Frames: []Frame{{Kind: PC, Addr: 1}}}
+	for _, next := range []string{"Begin", "Write", "Check"} {
+		var buf bytes.Buffer
+		z := openWriter(&buf)
+		if err := z.Write(&done); err != nil {
+			t.Fatal(err)
+		}
+		if err := z.Begin(Word64); err != nil {
+			t.Fatal(err)
+		}
+		if err := z.WriteFrame(Frame{Kind: PC, Addr: 2}); err != nil {
+			t.Fatal(err)
+		}
+		var err error
+		switch next {
+		case "Begin":
+			err = z.Begin(Word32)
+		case "Write":
+			err = z.Write(&done)
+		case "Check":
+			err = z.Check(&done)
+		}
+		if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "a record begun is not ended") {
+			t.Errorf("%s while a record is open: %v", next, err)
+		}
+		if next == "Check" {
+			continue // changes nothing
+		}
+		z.Close()
+		back, err := readAll(buf.Bytes(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		testutil.Diff(t, next+": records read back", []Record{done}, back)
 	}
 }
