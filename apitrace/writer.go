@@ -95,7 +95,8 @@ const DefaultChunkSize = 1 << 20
 type Writer struct {
 	// ChunkSize is the decompressed size of each snappy chunk but the last;
 	// 0 means DefaultChunkSize. Values above DefaultChunkSize are refused,
-	// since apitrace could not read the file. Set it before the first Write.
+	// since apitrace could not read the file, and so are negative ones.
+	// Set it before the first Write.
 	ChunkSize int
 	// ZstdLevel is the compression level of the zstd containers, 1 to 22;
 	// 0 means 3, apitrace's default. Set it before Reset: NewWriter
@@ -530,7 +531,7 @@ func (w *Writer) left(p pendingCall) {
 func (w *Writer) spill() error {
 	size := w.chunkSize()
 	if size < 0 {
-		return w.fail(wrapf(ErrInvalid, "chunk size %d above %d", w.ChunkSize, DefaultChunkSize))
+		return w.fail(wrapf(ErrInvalid, "chunk size %d, not 0 (the default) or 1 to %d", w.ChunkSize, DefaultChunkSize))
 	}
 	if len(w.big) > 0 {
 		return w.spillBig(size)
@@ -607,7 +608,7 @@ func (w *Writer) chunkSize() int {
 	switch {
 	case w.ChunkSize == 0:
 		return DefaultChunkSize
-	case w.ChunkSize > DefaultChunkSize:
+	case w.ChunkSize > DefaultChunkSize || w.ChunkSize < 0:
 		return -1
 	}
 	return w.ChunkSize
@@ -662,7 +663,7 @@ func (w *Writer) Flush() error {
 func (w *Writer) flush() error {
 	size := w.chunkSize()
 	if size < 0 {
-		return w.fail(wrapf(ErrInvalid, "chunk size %d above %d", w.ChunkSize, DefaultChunkSize))
+		return w.fail(wrapf(ErrInvalid, "chunk size %d, not 0 (the default) or 1 to %d", w.ChunkSize, DefaultChunkSize))
 	}
 	if err := w.emit(w.buf, size); err != nil {
 		return err
@@ -997,7 +998,7 @@ func (w *Writer) value(v *Value, depth int) error {
 	var elems []Value
 	if scalar {
 		if !isScalarKind(kind) {
-			return wrapf(ErrInvalid, "a %v made by Scalar, which holds nothing", kind)
+			return wrapf(ErrInvalid, "%v value made by Scalar, which holds nothing", kind)
 		}
 	} else {
 		kind, elems = v.split()

@@ -3,6 +3,7 @@ package apitrace
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -210,10 +211,12 @@ func TestWriterRefuses(t *testing.T) {
 			t.Errorf("%s: error not sticky: %v", name, err)
 		}
 	}
-	w, _ := NewWriter(io.Discard, Header{Version: 6})
-	w.ChunkSize = DefaultChunkSize + 1
-	if err := w.Write(&Event{Kind: Enter, Sig: &FunctionSig{Name: "f"}}); !errors.Is(err, ErrInvalid) {
-		t.Errorf("chunk size: %v", err)
+	for _, size := range []int{DefaultChunkSize + 1, -5} {
+		w, _ := NewWriter(io.Discard, Header{Version: 6})
+		w.ChunkSize = size
+		if err := w.Write(&Event{Kind: Enter, Sig: &FunctionSig{Name: "f"}}); !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), fmt.Sprintf("chunk size %d, not 0", size)) {
+			t.Errorf("chunk size %d: %v", size, err)
+		}
 	}
 }
 
