@@ -13,9 +13,11 @@ import (
 // isAPITrace asks apitrace: a snappy container, told by its magic ("at",
 // apitrace's own), or a file in a general-purpose container (gzip, zstd,
 // or Brotli, which has no magic and which apitrace takes everything else
-// for) from whose first bytes a trace header decodes, or that ends inside
-// one. A gzip or zstd file is not a trace for its magic alone: any file
-// can be compressed, and its first bytes would be taken for a header.
+// for) from whose first bytes a trace header and its first events
+// (detectEvents) decode, or a trace cut short after an event. A gzip or
+// zstd file is not a trace for its magic alone: any file can be
+// compressed, and a header can be as short as one byte (a version below
+// 6), which many files start with.
 func isAPITrace(head []byte) bool {
 	c, ok := apitrace.Detect(head)
 	if !ok {
@@ -24,9 +26,37 @@ func isAPITrace(head []byte) bool {
 	if c == apitrace.Snappy {
 		return true
 	}
-	_, err := apitrace.NewReader(bytes.NewReader(head))
-	return err == nil || c != apitrace.Brotli && errors.Is(err, io.ErrUnexpectedEOF)
+	// Only a head as long as the peek may end inside a header or an
+	// event of a trace that goes on.
+	cut := len(head) == headLen
+	r, err := apitrace.NewReader(bytes.NewReader(head))
+	if err != nil {
+		return c != apitrace.Brotli && cut && errors.Is(err, io.ErrUnexpectedEOF)
+	}
+	for n := range detectEvents {
+		if _, err := r.Read(); err != nil {
+			return err == io.EOF || (cut || n > 0) && errors.Is(err, io.ErrUnexpectedEOF)
+		}
+	}
+	return true
 }
+
+// isAPIContainer reports whether head starts a container apitrace
+// reads, told by its magic (Brotli, which has none, when a trace header
+// decodes from it): what -format apitrace asks of a file, whose reading
+// then says what is wrong with it.
+func isAPIContainer(head []byte) bool {
+	c, ok := apitrace.Detect(head)
+	if ok && c == apitrace.Brotli {
+		_, err := apitrace.NewReader(bytes.NewReader(head))
+		return err == nil
+	}
+	return ok
+}
+
+// detectEvents is how many events of a compressed file must decode for
+// tracecat to take it for an apitrace trace.
+const detectEvents = 16
 
 // summarizeAPITrace reads every call of an apitrace trace and prints what
 // `apitrace info` does, plus the stream header: versions, properties,

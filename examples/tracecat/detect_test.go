@@ -77,8 +77,11 @@ func TestNotAFormat(t *testing.T) {
 		// YAML whose header lacks what llvm-xray requires of a trace.
 		testutil.Input{Name: "yaml", Data: []byte("---\nheader:\n  version: 1\n")})
 	// Any file compressed by gzip or zstd, whose magic apitrace also
-	// reads: the first bytes of the text are no trace header.
-	for _, in := range inputs[:5] {
+	// reads: the first bytes of the text are no trace header. An XRay log
+	// starts with its version, which reads as an apitrace header of that
+	// version: its events are not apitrace's.
+	xray := testutil.Input{Name: "xray", Data: testutil.ReadFile(t, "../../xrayfdr/testdata/fdr_simple.xray")}
+	for _, in := range append(inputs[:5:5], xray) {
 		var gz bytes.Buffer
 		zw := gzip.NewWriter(&gz)
 		zw.Write(in.Data)
@@ -109,6 +112,28 @@ func TestAPITraceHeaderUnread(t *testing.T) {
 	err := summariseOne(&out, "v200", bytes.NewReader(data), nil)
 	if err == nil || !strings.Contains(err.Error(), "version 200") || out.String() != "v200: apitrace\n" {
 		t.Errorf("error %v, output %q; want the version refused and no summary", err, out.String())
+	}
+}
+
+// TestForcedAPITrace checks that a compressed file forced as an apitrace
+// trace is read, and its error says what is wrong, where tracecat would
+// not take it for one by itself.
+func TestForcedAPITrace(t *testing.T) {
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte("module example.com/x\n"))
+	zw.Close()
+	f, _ := lookup("apitrace")
+	for _, forced := range []*format{nil, f} {
+		var out bytes.Buffer
+		err := summariseOne(&out, "go.mod.gz", bytes.NewReader(gz.Bytes()), forced)
+		want := "not a format tracecat knows"
+		if forced != nil {
+			want = "apitrace: offset 0: unsupported trace version: version 109 (this package reads 0 to 6)"
+		}
+		if err == nil || err.Error() != want {
+			t.Errorf("forced %v: %v, want %q", forced != nil, err, want)
+		}
 	}
 }
 

@@ -8,8 +8,9 @@
 // Each file's format is told from its first 64 KiB by the format's own
 // package, as its reader would tell it: apitrace traces in every container
 // (snappy by its magic; gzip, zstd and Brotli, which has none, when a
-// trace header decodes from the decompressed bytes, as any file can be
-// compressed), XRay logs (a header a runtime writes)
+// trace header and its first events decode from the decompressed bytes,
+// as any file can be compressed; -format apitrace reads any file in these
+// containers and says what is wrong with it), XRay logs (a header a runtime writes)
 // and llvm-xray's YAML traces and instrumentation maps, Go execution
 // traces and their text form, sp-rtrace text reports (the header line its
 // formatter writes); an sp-rtrace binary log is named and refused, as
@@ -98,21 +99,26 @@ type format struct {
 	// the format has no magic and is used only when asked for.
 	detect    func(head []byte) bool
 	summarize func(w io.Writer, r io.Reader) error
+	// forced, when set, is what the format asks of a file it is forced
+	// on, instead of detect: less, where detect asks more than the
+	// format's magic to tell it among others, and the reader's error
+	// then says more than "not …".
+	forced func(head []byte) bool
 }
 
 // formats are tried in this order. apitrace comes last of those detected:
 // Brotli has no magic, so a file is tried as Brotli only when it is no
 // other format.
 var formats = []format{
-	{"xray", "an XRay log", isXRay, summarizeXRay},
-	{"gotrace", "a Go execution trace", isGoTrace, summarizeGoTrace},
-	{"leaktext", "an sp-rtrace text report", isLeakText, summarizeLeakText},
-	{"cbf", "Compact Backtrace Format", nil, summarizeCBF},
+	{"xray", "an XRay log", isXRay, summarizeXRay, nil},
+	{"gotrace", "a Go execution trace", isGoTrace, summarizeGoTrace, nil},
+	{"leaktext", "an sp-rtrace text report", isLeakText, summarizeLeakText, nil},
+	{"cbf", "Compact Backtrace Format", nil, summarizeCBF, nil},
 	// Swift's JSON backtraces, which can be told, are read as the cbf
 	// format (its summary and profile take both forms); -format cbf
 	// finds the entry above, which checks nothing.
-	{"cbf", "Compact Backtrace Format", isCBFJSON, summarizeCBF},
-	{"apitrace", "an apitrace trace", isAPITrace, summarizeAPITrace},
+	{"cbf", "Compact Backtrace Format", isCBFJSON, summarizeCBF, nil},
+	{"apitrace", "an apitrace trace", isAPITrace, summarizeAPITrace, isAPIContainer},
 }
 
 // headLen is how many first bytes detection looks at: enough for every
@@ -226,6 +232,10 @@ func pick(head []byte, forced *format) (*format, error) {
 	case f == nil:
 		if f = detect(head); f == nil {
 			return nil, errors.New("not a format tracecat knows")
+		}
+	case f.forced != nil:
+		if !f.forced(head) {
+			return nil, fmt.Errorf("not %s", f.noun)
 		}
 	case f.detect != nil && !f.detect(head):
 		return nil, fmt.Errorf("not %s", f.noun)
