@@ -55,7 +55,8 @@ const maxPlainArgs = 5
 //   - Types 53–127 under Go1.26 are ErrEventType; Go's raw reader takes
 //     them as events with no name and no arguments.
 //   - A cut inside an event is io.ErrUnexpectedEOF; Go's raw reader returns
-//     io.EOF there, so that a truncated trace looks complete.
+//     io.EOF there, so that a truncated trace looks complete, unless the
+//     cut falls inside a varint.
 //   - The TextReader reads all Go's reads (blank lines, whole-line "#"
 //     comments, any Unicode white space, CRLF, leading zeros, any quoting
 //     strconv.Unquote takes) and also: a String or ExperimentalBatch without

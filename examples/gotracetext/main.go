@@ -18,8 +18,9 @@
 // as it checks them, byte for byte as `go tool trace -d=parsed`: on a
 // trace Go's parser rejects, the events before the error, then the error
 // on stderr with Go's message. -footprint prints the table of
-// `go tool trace -d=footprint`, which, as Go's, counts a cut trace up to
-// the cut. Where Go 1.26's tool cannot read a valid trace (the allocation
+// `go tool trace -d=footprint`, which, as Go's, counts a trace cut between
+// two varints or inside a string's data up to the cut, and fails on one cut
+// inside a varint. Where Go 1.26's tool cannot read a valid trace (the allocation
 // events Go 1.23 to 1.25 write under GODEBUG=traceallocfree=1), -footprint
 // prints its table, with the names Go gives those types ("<unknown>").
 //

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tracefmt/tracefmt/gotraceraw"
 	"github.com/tracefmt/tracefmt/internal/testutil"
 )
 
@@ -104,6 +106,27 @@ func TestCommandLine(t *testing.T) {
 // cut one and a broken one: the same stdout and exit status, and our
 // error carries Go's message.
 func TestLikeGoTool(t *testing.T) {
+	tool := goTraceTool(t)
+	dir := t.TempDir()
+	cut := filepath.Join(dir, "cut.trace")
+	data := testutil.ReadFile(t, "../../gotraceraw/testdata/gcgens.trace")
+	if err := os.WriteFile(cut, data[:len(data)*2/3], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	files := []string{cut}
+	for _, name := range []string{"gotest", "gcgens", "go122-annotations", "go123-coro", "go124-annotations", "go125-light"} {
+		files = append(files, "../../gotraceraw/testdata/"+name+".trace")
+	}
+	for _, f := range files {
+		for _, mode := range []string{"parsed", "footprint"} {
+			likeGoTool(t, tool, mode, f)
+		}
+	}
+}
+
+// goTraceTool returns the path of Go 1.26's trace tool, or skips.
+func goTraceTool(t *testing.T) string {
+	t.Helper()
 	gocmd := testutil.Tool(t, "go")
 	out, err := exec.Command(gocmd, "env", "GOVERSION").Output()
 	if err != nil {
@@ -119,40 +142,71 @@ func TestLikeGoTool(t *testing.T) {
 	if err != nil {
 		t.Fatalf("go tool -n trace: %v", err)
 	}
-	tool := strings.TrimSpace(string(out))
-	dir := t.TempDir()
-	cut := filepath.Join(dir, "cut.trace")
-	data := testutil.ReadFile(t, "../../gotraceraw/testdata/gcgens.trace")
-	if err := os.WriteFile(cut, data[:len(data)*2/3], 0o644); err != nil {
+	return strings.TrimSpace(string(out))
+}
+
+// TestFootprintCutLikeGo cuts a trace inside batch headers (whose padded
+// sizes are ten-byte varints), at varint boundaries and inside a string's
+// data: Go's tool counts the events before a cut unless it falls inside a
+// varint, where it fails; -footprint must do the same.
+func TestFootprintCutLikeGo(t *testing.T) {
+	tool := goTraceTool(t)
+	data := testutil.ReadFile(t, "../../gotraceraw/testdata/basic.trace")
+	cuts := []int{}
+	for off := gotraceraw.HeaderLen + 1; off < gotraceraw.HeaderLen+40; off += 3 {
+		cuts = append(cuts, off)
+	}
+	// Inside the data of the first String of some length, and right
+	// after its length.
+	r, err := gotraceraw.NewReader(bytes.NewReader(data))
+	if err != nil {
 		t.Fatal(err)
 	}
-	files := []string{cut}
-	for _, name := range []string{"gotest", "gcgens", "go122-annotations", "go123-coro", "go124-annotations", "go125-light"} {
-		files = append(files, "../../gotraceraw/testdata/"+name+".trace")
-	}
-	for _, f := range files {
-		for _, mode := range []string{"parsed", "footprint"} {
-			var want, goErr bytes.Buffer
-			cmd := exec.Command(tool, "-d="+mode, f)
-			cmd.Stdout, cmd.Stderr = &want, &goErr
-			wantCode := 0
-			if err := cmd.Run(); err != nil {
-				var ee *exec.ExitError
-				if !errors.As(err, &ee) {
-					t.Fatal(err)
-				}
-				wantCode = ee.ExitCode()
-			}
-			var got, stderr bytes.Buffer
-			code := run([]string{"-" + mode, f}, &got, &stderr)
-			name := filepath.Base(f) + " -" + mode
-			testutil.DiffText(t, name, want.Bytes(), got.Bytes())
-			if code != wantCode {
-				t.Errorf("%s: exit %d, want %d (%s)", name, code, wantCode, stderr.Bytes())
-			}
-			if msg := strings.TrimSpace(goErr.String()); msg != "" && !strings.Contains(stderr.String(), msg) {
-				t.Errorf("%s: stderr %q does not carry Go's %q", name, stderr.String(), msg)
-			}
+	for {
+		start := r.Offset()
+		ev, err := r.Read()
+		if err != nil {
+			t.Fatal("no String of 8 bytes or more")
 		}
+		if ev.Type == gotraceraw.EvString && len(ev.Data) >= 8 {
+			end := int(r.Offset())
+			cuts = append(cuts, end-len(ev.Data), end-4, int(start)+1)
+			break
+		}
+	}
+	dir := t.TempDir()
+	for _, off := range cuts {
+		f := filepath.Join(dir, fmt.Sprintf("cut%d.trace", off))
+		if err := os.WriteFile(f, data[:off], 0o644); err != nil {
+			t.Fatal(err)
+		}
+		likeGoTool(t, tool, "footprint", f)
+	}
+}
+
+// likeGoTool runs `go tool trace -d=MODE f` and gotracetext -MODE f: the
+// same stdout and exit status, and our error carries Go's message.
+func likeGoTool(t *testing.T, tool, mode, f string) {
+	t.Helper()
+	var want, goErr bytes.Buffer
+	cmd := exec.Command(tool, "-d="+mode, f)
+	cmd.Stdout, cmd.Stderr = &want, &goErr
+	wantCode := 0
+	if err := cmd.Run(); err != nil {
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) {
+			t.Fatal(err)
+		}
+		wantCode = ee.ExitCode()
+	}
+	var got, stderr bytes.Buffer
+	code := run([]string{"-" + mode, f}, &got, &stderr)
+	name := filepath.Base(f) + " -" + mode
+	testutil.DiffText(t, name, want.Bytes(), got.Bytes())
+	if code != wantCode {
+		t.Errorf("%s: exit %d, want %d (%s)", name, code, wantCode, stderr.Bytes())
+	}
+	if msg := strings.TrimSpace(goErr.String()); msg != "" && !strings.Contains(stderr.String(), msg) {
+		t.Errorf("%s: stderr %q does not carry Go's %q", name, stderr.String(), msg)
 	}
 }

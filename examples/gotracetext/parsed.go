@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"cmp"
 	"errors"
 	"fmt"
@@ -36,16 +37,76 @@ func printParsed(w io.Writer, r io.Reader) error {
 	}
 }
 
-// countingReader counts the bytes read through it.
+// countingReader counts the bytes read through it, and keeps those from
+// about the start of the event being read on, so that an event cut short
+// can be looked at again.
 type countingReader struct {
-	r io.Reader
-	n int64
+	r    io.Reader
+	n    int64
+	base int64 // the offset of kept[0]
+	kept []byte
 }
 
 func (c *countingReader) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
 	c.n += int64(n)
+	c.kept = append(c.kept, p[:n]...)
 	return n, err
+}
+
+// keepFrom lets the bytes before off go, once there are enough of them to
+// be worth the copy: off is where the next event starts.
+func (c *countingReader) keepFrom(off int64) {
+	if len(c.kept) < 1<<20 || off <= c.base || off-c.base > int64(len(c.kept)) {
+		return
+	}
+	c.kept = c.kept[:copy(c.kept, c.kept[off-c.base:])]
+	c.base = off
+}
+
+// tail returns the bytes kept from off to the end of the input.
+func (c *countingReader) tail(off int64) []byte {
+	if off < c.base || off-c.base > int64(len(c.kept)) {
+		return nil
+	}
+	return c.kept[off-c.base:]
+}
+
+// goCut returns what Go's raw reader meets in an event cut short, p from
+// its type byte to the end of the input: io.ErrUnexpectedEOF where the
+// cut is inside a varint, else io.EOF, as a cut between two varints or
+// inside the data reads there as the end of the trace.
+func goCut(v gotraceraw.Version, p []byte) error {
+	br := bytes.NewReader(p)
+	typ, err := br.ReadByte()
+	if err != nil {
+		return err
+	}
+	spec, _ := v.Spec(gotraceraw.EventType(typ))
+	var frames uint64
+	for i := range spec.Args {
+		x, err := varint.Read(br)
+		if err != nil {
+			return err
+		}
+		if spec.IsStack && i == 1 {
+			frames = x // nframes
+		}
+	}
+	for f := uint64(0); f < frames; f++ {
+		for range gotraceraw.FrameFields {
+			if _, err := varint.Read(br); err != nil {
+				return err
+			}
+		}
+	}
+	if spec.HasData {
+		if _, err := varint.Read(br); err != nil {
+			return err
+		}
+	}
+	// Go reads the data byte by byte: a cut there is io.EOF.
+	return io.EOF
 }
 
 // printFootprint prints the bytes and count of each event type, largest
@@ -68,12 +129,18 @@ func printFootprint(w io.Writer, r io.Reader) error {
 	events := 0
 	for {
 		ev, err := rd.Read()
-		if err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF) {
-			break // Go's tool counts a cut trace up to the cut
+		if err == io.EOF {
+			break
+		}
+		var fe *gotraceraw.FormatError
+		if errors.Is(err, io.ErrUnexpectedEOF) && errors.As(err, &fe) &&
+			goCut(rd.Header().Version, cr.tail(fe.Offset)) == io.EOF {
+			break // Go's tool counts the events before such a cut
 		}
 		if err != nil {
 			return err
 		}
+		cr.keepFrom(rd.Offset())
 		n := 1
 		for _, a := range ev.Args {
 			n += varint.Len(a)
