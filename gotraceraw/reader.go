@@ -54,9 +54,10 @@ const maxPlainArgs = 5
 //     event.
 //   - Types 53–127 under Go1.26 are ErrEventType; Go's raw reader takes
 //     them as events with no name and no arguments.
-//   - A cut inside an event is io.ErrUnexpectedEOF; Go's raw reader returns
-//     io.EOF there, so that a truncated trace looks complete, unless the
-//     cut falls inside a varint.
+//   - A cut inside an event, or inside a batch between two events, is
+//     io.ErrUnexpectedEOF; Go's raw reader (and so `-d=wire`) returns io.EOF
+//     there unless the cut falls inside a varint, so that a truncated trace
+//     looks complete.
 //   - The TextReader reads all Go's reads (blank lines, whole-line "#"
 //     comments, any Unicode white space, CRLF, leading zeros, any quoting
 //     strconv.Unquote takes) and also: a String or ExperimentalBatch without
@@ -99,9 +100,13 @@ type Reader struct {
 	fast   [256]uint8 // table.plain of the version
 	args   []uint64
 	widths []uint8
-	need   int   // bytes the event being decoded still lacks, at least
-	batch  Batch // what ReadBatch returns
-	err    error
+	need   int // bytes the event being decoded still lacks, at least
+	// The last EventBatch: where it starts, and where the bytes its size
+	// declares end, so that a trace cut inside a batch, even between two
+	// events, is not taken for a whole one.
+	batchAt, batchEnd int64
+	batch             Batch // what ReadBatch returns
+	err               error
 }
 
 // NewReader reads the header from r and returns a Reader for the events
@@ -137,6 +142,7 @@ func (r *Reader) Reset(rd io.Reader) error {
 	}
 	r.v, r.tab, r.pos = v, v.table(), HeaderLen
 	r.fast = r.tab.plain
+	r.fast[EvEventBatch] = 0 // batches go the careful way, which keeps their end
 	return nil
 }
 
@@ -256,7 +262,8 @@ func (r *source) fill(need int) error {
 const fastWindow = 64
 
 // Read returns the next event. At the end of the trace it returns io.EOF;
-// a trace cut inside an event gives an error wrapping io.ErrUnexpectedEOF.
+// a trace cut inside an event, or short of the size its last batch
+// declares, gives an error wrapping io.ErrUnexpectedEOF.
 // Errors are sticky.
 //
 // The Event and its slices belong to the Reader and are valid until the
@@ -325,6 +332,10 @@ func (r *Reader) readSlow() (*Event, error) {
 				return nil, r.setErr(&FormatError{Offset: r.off + int64(r.pos), Err: err})
 			}
 			if n > 0 {
+				if ev.Type == EvEventBatch && len(ev.Args) == 4 {
+					r.batchAt = r.off + int64(r.pos)
+					r.batchEnd = r.batchAt + int64(n) + int64(min(ev.Args[3], 1<<40))
+				}
 				r.pos += n
 				r.ev, r.plain = ev, false
 				return &r.ev, nil
@@ -333,6 +344,9 @@ func (r *Reader) readSlow() (*Event, error) {
 		// The event is not all in the buffer.
 		if r.eof {
 			if r.pos == r.end {
+				if at := r.off + int64(r.pos); at < r.batchEnd {
+					return nil, r.setErr(&FormatError{Offset: r.batchAt, Err: fmt.Errorf("EventBatch: read %d of its %d bytes: %w", at-r.batchAt, r.batchEnd-r.batchAt, io.ErrUnexpectedEOF)})
+				}
 				return nil, r.setErr(io.EOF)
 			}
 			return nil, r.setErr(&FormatError{Offset: r.off + int64(r.pos), Err: fmt.Errorf("%v: %w", EventType(r.buf[r.pos]), io.ErrUnexpectedEOF)})

@@ -240,9 +240,9 @@ func mustRead(t *testing.T, r io.Reader) []byte {
 	return b
 }
 
-// TestTruncations cuts small fixtures at every byte: each cut ends at an
-// event boundary with io.EOF, or inside an event with io.ErrUnexpectedEOF
-// and the offset of that event.
+// TestTruncations cuts small fixtures at every byte: each cut ends at a
+// batch boundary with io.EOF, or inside an event or a batch with
+// io.ErrUnexpectedEOF and the offset of that event or batch.
 func TestTruncations(t *testing.T) {
 	for _, name := range []string{"gotest", "go122-annotations", "go123-coro", "stacks"} {
 		t.Run(name, func(t *testing.T) {
@@ -252,11 +252,16 @@ func TestTruncations(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for {
-				if _, err := r.Read(); err != nil {
+			for at := r.Offset(); ; at = r.Offset() {
+				e, err := r.Read()
+				if err != nil {
+					bounds[int(at)] = true // the end
 					break
 				}
-				bounds[int(r.Offset())] = true
+				switch e.Type {
+				case EvEventBatch, EvExperimentalBatch, EvEndOfGeneration:
+					bounds[int(at)] = true
+				}
 			}
 			opts := testutil.TruncOptions{
 				Boundary: func(n int) bool { return bounds[n] },
