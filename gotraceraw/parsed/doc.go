@@ -93,6 +93,9 @@
 //   - A stop-the-world range that spans generations prints its reason
 //     from the generation it ends in (Go's parser too), and an empty
 //     reason where that generation lacks the string (where Go's crashes).
+//   - Where a broken trace gives a P that is about to be stolen to several
+//     threads, its status event takes the context of the lowest thread;
+//     Go's parser takes one in map order, at random.
 //   - When no event can come next, the error lists the goroutines, Ps and
 //     threads in ID order; Go's lists them in map order.
 //   - Traces of Go 1.5 to 1.21 (ErrV1) are not read; Go's parser converts

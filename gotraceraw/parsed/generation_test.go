@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/tracefmt/tracefmt/gotraceraw"
@@ -250,6 +251,40 @@ func TestStatusTruncated(t *testing.T) {
 			if wantReason := c.want(id, status+c.add); !errors.Is(err, ErrState) || reasonOf(err) != wantReason {
 				t.Errorf("%s, %v #%d with status+%d: %v, want %q", c.file, c.typ, k, c.add, err, wantReason)
 			}
+		}
+	}
+}
+
+// TestAbandonedProcTwoThreads gives a P in a syscall to two threads, then
+// a status saying it is about to be stolen: the event takes the context of
+// a thread holding the P. Go's parser picks one in map order, at random;
+// the Reader must pick the same every time (the lowest thread).
+func TestAbandonedProcTwoThreads(t *testing.T) {
+	data := textToWire(t, []byte(`Trace Go1.22
+EventBatch gen=1 m=2 time=0 size=0
+ProcStatus dt=2 p=0 pstatus=3
+GoStatus dt=1 g=2 m=2 gstatus=3
+EventBatch gen=1 m=0 time=0 size=0
+ProcStatus dt=1 p=0 pstatus=3
+GoStatus dt=1 g=1 m=0 gstatus=3
+EventBatch gen=1 m=1 time=0 size=0
+ProcStatus dt=9 p=0 pstatus=4
+EventBatch gen=1 m=18446744073709551615 time=0 size=0
+Frequency freq=15625000
+EventBatch gen=1 m=18446744073709551615 time=0 size=0
+Stacks
+EventBatch gen=1 m=18446744073709551615 time=0 size=0
+Strings
+`))
+	const want = `M=0 P=0 G=1 StateTransition Time=576 ProcID=0 Running->Running Reason=""`
+	for i := 0; i < 50; i++ {
+		text, err := parseText(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(strings.TrimSpace(string(text)), "\n")
+		if got := lines[len(lines)-2]; got != want {
+			t.Fatalf("read %d: %s, want %s", i, got, want)
 		}
 	}
 }

@@ -504,10 +504,12 @@ func (o *ordering) procStatus(ev *raw, tab *tables, gen uint64, c schedCtx) (sch
 	// A P running a syscall that is about to be stolen: its status may be
 	// written by another thread, but the event belongs to the thread the
 	// P is bound to.
+	// Where several threads hold the P (a broken trace), Go's parser takes
+	// one in map order, at random; the lowest thread here, every time.
 	if status == procSyscallAbandoned && old == ProcRunning {
 		found := false
 		for mid, ms := range o.ms {
-			if ms.p == pid {
+			if ms.p == pid && (!found || mid < c.m) {
 				c = schedCtx{g: ms.g, p: pid, m: mid}
 				found = true
 			}
