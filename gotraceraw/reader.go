@@ -68,7 +68,9 @@ const maxPlainArgs = 5
 //     the arguments "time p g m stack" for values the runtime wrote in the
 //     order m, p, g (the values are read in wire order; the writers print
 //     Go 1.23's names, "time m p g stack"). A trailing "# comment" is an
-//     error, as in Go.
+//     error, as in Go. A text whose last line has no newline is
+//     io.ErrUnexpectedEOF: every writer, Go's too, ends its lines, so the
+//     text was cut, maybe inside a number; Go's reader takes it.
 //   - ExperimentalBatch's exp argument is read as a varint, as Go's raw
 //     reader does; Go's parser reads one byte, so the writers refuse a
 //     value over 127.

@@ -405,6 +405,7 @@ type TextReader struct {
 	argBuf [8]uint64 // the fast path's Args
 	line   int       // number of the last line taken
 	peeked []byte    // a line taken but not used, or nil
+	cut    bool      // the last line of the input, without its newline, was taken
 	peekNo int
 	v      Version
 	tab    *table
@@ -462,12 +463,19 @@ func (r *TextReader) Reset(rd io.Reader) error {
 		return r.fail(fmt.Errorf("%w: text after the version: %q", ErrHeader, l))
 	}
 	v, err := checkVersion(int(min(n, 1<<20)))
+	if err == nil && r.cut {
+		err = errCutLine
+	}
 	if err != nil {
 		return r.fail(err)
 	}
 	r.v, r.tab = v, v.table()
 	return nil
 }
+
+// errCutLine is the error of a text whose last line has no newline: every
+// writer ends its lines, so the text was cut, maybe inside a number.
+var errCutLine = fmt.Errorf("the last line has no newline: %w", io.ErrUnexpectedEOF)
 
 // Header returns what the trace's header line says; the zero Header
 // before a header was read.
@@ -500,10 +508,14 @@ func (r *TextReader) nextLine() ([]byte, error) {
 			r.pos += i + 1
 		} else if r.eof {
 			if r.pos == r.end {
+				if r.cut {
+					return nil, errCutLine
+				}
 				return nil, io.EOF
 			}
 			l = r.buf[r.pos:r.end]
 			r.pos = r.end
+			r.cut = true
 		} else {
 			if r.end-r.pos > r.maxLineLen() {
 				r.line++
@@ -528,8 +540,8 @@ func (r *TextReader) nextLine() ([]byte, error) {
 }
 
 // Read returns the next event. At the end of the text it returns io.EOF;
-// a text that ends inside a Stack's frames gives an error wrapping
-// io.ErrUnexpectedEOF. Errors are SyntaxErrors carrying the line, and
+// a text that ends inside a Stack's frames, or without a newline, gives
+// an error wrapping io.ErrUnexpectedEOF. Errors are SyntaxErrors carrying the line, and
 // sticky.
 //
 // The Event and its slices belong to the TextReader and are valid until
@@ -545,6 +557,9 @@ func (r *TextReader) Read() (*Event, error) {
 		return nil, ErrNotOpen
 	}
 	ev, err := r.read()
+	if err == nil && r.cut && r.peeked == nil {
+		err = errCutLine
+	}
 	if err != nil {
 		return nil, r.fail(err)
 	}
