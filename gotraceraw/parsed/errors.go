@@ -2,8 +2,11 @@ package parsed
 
 import (
 	"errors"
+	"io"
 	"strconv"
 	"strings"
+
+	"github.com/tracefmt/tracefmt/gotraceraw"
 )
 
 // The errors the Reader and Validator return, wrapped in a FormatError,
@@ -87,12 +90,28 @@ func (e *FormatError) Reason() string {
 	}
 	var r *reason
 	if errors.As(e.Err, &r) {
-		return r.err.Error()
+		return goMessage(r.err)
 	}
 	if e.Err == nil {
 		return ""
 	}
-	return e.Err.Error()
+	return goMessage(e.Err)
+}
+
+// goMessage returns Go's message for err: the raw level's errors put their
+// sentinel before it, and both levels name the cut of a batch or of a
+// generation cut short, which Go's messages do not.
+func goMessage(err error) string {
+	msg := err.Error()
+	for _, s := range [...]error{gotraceraw.ErrEventType, gotraceraw.ErrTooLarge, gotraceraw.ErrOverflow} {
+		if errors.Is(err, s) {
+			msg = strings.TrimPrefix(msg, s.Error()+": ")
+		}
+	}
+	if errors.Is(err, io.ErrUnexpectedEOF) && (strings.HasPrefix(msg, "failed to read full batch:") || strings.HasPrefix(msg, "incomplete generation found;")) {
+		msg = strings.TrimSuffix(msg, ": "+io.ErrUnexpectedEOF.Error())
+	}
+	return msg
 }
 
 // reason is a sentinel with Go's message for one case of it.

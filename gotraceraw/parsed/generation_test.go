@@ -2,6 +2,7 @@ package parsed
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -287,6 +288,72 @@ Strings
 			t.Fatalf("read %d: %s, want %s", i, got, want)
 		}
 	}
+}
+
+// TestRawReasons breaks the framing of a real trace, which the raw level
+// reports under its own sentinels: Reason must still be Go's message.
+func TestRawReasons(t *testing.T) {
+	data := testutil.ReadFile(t, filepath.Join("..", "testdata", "basic.trace"))
+	r, err := gotraceraw.NewReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var second int // the offset of the second EventBatch
+	for n := 0; n < 2; {
+		off := int(r.Offset())
+		ev, err := r.Read()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ev.Type == gotraceraw.EvEventBatch {
+			n++
+			second = off
+		}
+	}
+	badType := bytes.Clone(data)
+	badType[second] = 0xff
+	big := bytes.Clone(data[:second])
+	big = append(big, byte(gotraceraw.EvEventBatch), 1, 1, 1)
+	big = binary.AppendUvarint(big, 1<<20)
+	for _, c := range []struct {
+		name string
+		data []byte
+		want string
+	}{
+		{"bad batch type", badType, "expected batch event, got event 255"},
+		{"batch too large", big, "invalid batch size 1048576, maximum is 65536"},
+		{"cut batch", data[:second+20], fmt.Sprintf("failed to read full batch: read %d but wanted %d", 20-headerLenOf(t, data[second:]), sizeOf(t, data[second:]))},
+	} {
+		_, err := parseText(c.data)
+		if got := reasonOf(err); got != c.want {
+			t.Errorf("%s: %v: Reason %q, want Go's %q", c.name, err, got, c.want)
+		}
+	}
+}
+
+// headerLenOf and sizeOf return the length of the EventBatch header at
+// the start of b, and the size it declares.
+func headerLenOf(t *testing.T, b []byte) int {
+	r, err := gotraceraw.NewReader(bytes.NewReader(append([]byte("go 1.26 trace\x00\x00\x00"), b...)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Read(); err != nil {
+		t.Fatal(err)
+	}
+	return int(r.Offset()) - gotraceraw.HeaderLen
+}
+
+func sizeOf(t *testing.T, b []byte) uint64 {
+	r, err := gotraceraw.NewReader(bytes.NewReader(append([]byte("go 1.26 trace\x00\x00\x00"), b...)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev, err := r.Read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ev.Args[3]
 }
 
 // editNth sets argument arg of the k-th event of type typ to v, and
