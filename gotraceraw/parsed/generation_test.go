@@ -310,6 +310,7 @@ func TestRawReasons(t *testing.T) {
 			second = off
 		}
 	}
+	hdr, size := batchHeader(t, data[second:])
 	badType := bytes.Clone(data)
 	badType[second] = 0xff
 	big := bytes.Clone(data[:second])
@@ -322,7 +323,7 @@ func TestRawReasons(t *testing.T) {
 	}{
 		{"bad batch type", badType, "expected batch event, got event 255"},
 		{"batch too large", big, "invalid batch size 1048576, maximum is 65536"},
-		{"cut batch", data[:second+20], fmt.Sprintf("failed to read full batch: read %d but wanted %d", 20-headerLenOf(t, data[second:]), sizeOf(t, data[second:]))},
+		{"cut batch", data[:second+20], fmt.Sprintf("failed to read full batch: read %d but wanted %d", 20-hdr, size)},
 	} {
 		_, err := parseText(c.data)
 		if got := reasonOf(err); got != c.want {
@@ -331,29 +332,18 @@ func TestRawReasons(t *testing.T) {
 	}
 }
 
-// headerLenOf and sizeOf return the length of the EventBatch header at
-// the start of b, and the size it declares.
-func headerLenOf(t *testing.T, b []byte) int {
-	r, err := gotraceraw.NewReader(bytes.NewReader(append([]byte("go 1.26 trace\x00\x00\x00"), b...)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := r.Read(); err != nil {
-		t.Fatal(err)
-	}
-	return int(r.Offset()) - gotraceraw.HeaderLen
-}
-
-func sizeOf(t *testing.T, b []byte) uint64 {
+// batchHeader returns the length of the EventBatch header at the start
+// of b, and the size it declares.
+func batchHeader(t *testing.T, b []byte) (n int, size uint64) {
 	r, err := gotraceraw.NewReader(bytes.NewReader(append([]byte("go 1.26 trace\x00\x00\x00"), b...)))
 	if err != nil {
 		t.Fatal(err)
 	}
 	ev, err := r.Read()
-	if err != nil {
-		t.Fatal(err)
+	if err != nil || ev.Type != gotraceraw.EvEventBatch {
+		t.Fatalf("no EventBatch: %v", err)
 	}
-	return ev.Args[3]
+	return int(r.Offset()) - gotraceraw.HeaderLen, ev.Args[3]
 }
 
 // editNth sets argument arg of the k-th event of type typ to v, and
