@@ -33,7 +33,7 @@ var (
 	// MaxGenerationSize.
 	ErrTooLarge = errors.New("parsed: generation beyond the reader's limit")
 	// ErrNotOpen means a Reader used before a successful Reset (or
-	// NewReader).
+	// NewReader), or a Validator not made by NewValidator.
 	ErrNotOpen = errors.New("parsed: not open")
 )
 

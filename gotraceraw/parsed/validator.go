@@ -18,7 +18,8 @@ import (
 // crashes printing, or one in a Go1.22 trace, is refused.
 //
 // Its errors are *FormatError, with offsets counted from the start of the
-// generation's bytes. After an error every call returns it.
+// generation's bytes. After an error every call returns it. A zero Validator,
+// which has no version to judge by, returns ErrNotOpen.
 type Validator struct {
 	v       gotraceraw.Version
 	s       stream
@@ -51,6 +52,9 @@ func (val *Validator) Generation(wire []byte) error {
 	}
 	if val.err != nil {
 		return val.err
+	}
+	if val.v == 0 {
+		return ErrNotOpen // a zero Validator: no version to judge by
 	}
 	if len(wire) == 0 {
 		return nil // nothing to read: Go's parser sees no generation

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/tracefmt/tracefmt/gotraceraw"
+	"github.com/tracefmt/tracefmt/internal/testutil"
 )
 
 // checkValidator feeds the generations to a new Validator and checks its
@@ -133,4 +134,16 @@ func TestValidatorAllocs(t *testing.T) {
 		t.Errorf("%.0f allocations to validate %d events in %d generations", allocs, events, len(gens))
 	}
 	t.Logf("%.0f allocations to validate %d events in %d generations", allocs, events, len(gens))
+}
+
+// TestZeroValidator: a Validator not made by NewValidator says so, where
+// it said the generation had no trace header.
+func TestZeroValidator(t *testing.T) {
+	var val Validator
+	_, gens := generations(t, testutil.ReadFile(t, "../testdata/basic.trace"))
+	for i := 0; i < 2; i++ {
+		if err := val.Generation(gens[0]); !errors.Is(err, ErrNotOpen) {
+			t.Fatalf("call %d: %v, want ErrNotOpen", i+1, err)
+		}
+	}
 }
