@@ -43,6 +43,11 @@
 // error). To go back to the last Sync, a Profile keeps the goroutines and
 // sums a generation changes as they were at its start: memory grows with
 // the goroutines alive, not with the generation.
+//
+// A whole trace without a goroutine (a header and nothing else) gives an
+// empty profile; Go's tool fails on it ("failed to find matching
+// goroutines"). A trace holds no samples then, and an empty profile says
+// so to a script without looking like a failure.
 package profile
 
 import (
