@@ -161,8 +161,8 @@ func FuzzRoundTrip(f *testing.F) {
 		if _, err := NewWriter(io.Discard, h); err != nil {
 			return
 		}
-		got, end, _, werr := rewrite(t, data, false)
-		checkRewrite(t, data, got, end, werr)
+		got, end, rerr, werr := rewrite(t, data, false)
+		checkRewrite(t, data, got, end, rerr, werr)
 	})
 }
 

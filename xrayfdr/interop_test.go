@@ -129,7 +129,7 @@ func interopRuntime(t *testing.T, clang string, major int, tools []xraytest.Tool
 			if werr == nil && err == nil && end != int64(len(data)) {
 				t.Errorf("read stopped at %d of %d", end, len(data))
 			}
-			checkRewrite(t, data, again, end, werr)
+			checkRewrite(t, data, again, end, err, werr)
 		})
 	}
 }
