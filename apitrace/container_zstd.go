@@ -51,12 +51,12 @@ func (z *seekableSource) fill(dst []byte) ([]byte, error) {
 		if f.DataSize == 0 {
 			continue
 		}
-		if int64(cap(dst)-len(dst)) < f.DataSize {
+		if room := min(f.DataSize, trustedFrame); int64(cap(dst)-len(dst)) < room {
 			// Room for the whole frame, made at once (the Reader's
 			// window keeps room for nextPiece, so this is for other
 			// callers): the decoder would otherwise append it block by
 			// block, each growing dst by append's small steps.
-			dst = slices.Grow(dst, int(f.DataSize))
+			dst = slices.Grow(dst, int(room))
 		}
 		dst, err := z.s.ReadFrame(dst, i)
 		if err != nil {
@@ -67,12 +67,17 @@ func (z *seekableSource) fill(dst []byte) ([]byte, error) {
 	return dst, io.EOF
 }
 
+// trustedFrame bounds the room made ahead for a frame from the size its
+// seek table gives, which costs nothing to inflate: apitrace writes frames
+// of 2 MiB, and a larger one grows as its content arrives.
+const trustedFrame = 2 * zstd.DefaultFrameSize
+
 // nextPiece returns the size of the next frame's content, which fill
-// appends whole.
+// appends whole, up to trustedFrame.
 func (z *seekableSource) nextPiece() int {
 	for i := z.next; i < len(z.frames); i++ {
 		if n := z.frames[i].DataSize; n > 0 {
-			return int(min(n, int64(z.maxChunk)))
+			return int(min(n, trustedFrame))
 		}
 	}
 	return 0

@@ -3,6 +3,7 @@ package apitrace
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/binary"
 	"errors"
 	"io"
 	"math"
@@ -43,6 +44,27 @@ func TestArrayOverLimitRefusedEarly(t *testing.T) {
 	}
 	if total > 16<<20 {
 		t.Errorf("%d MiB allocated to refuse it, want under 16", total>>20)
+	}
+}
+
+// TestSeekableFrameDeclaredLarge reads a 35-byte seekable zstd file whose
+// seek table gives its one frame (128 KiB of content) 64 MiB, the largest
+// frame the Reader takes: the window grows with what the frame holds, not
+// with what the table declares.
+func TestSeekableFrameDeclaredLarge(t *testing.T) {
+	data := testutil.ReadFile(t, "testdata/hostile/frame-4g.zst")
+	i := bytes.Index(data, []byte{0xff, 0xff, 0xff, 0xff})
+	if i < 0 {
+		t.Fatal("no 2^32-1 entry in frame-4g.zst")
+	}
+	binary.LittleEndian.PutUint32(data[i:], DefaultMaxChunkSize)
+	var err error
+	total, _ := allocated(func() { err = dumpFile(data) })
+	if err == nil {
+		t.Fatal("read a frame that lies about its size")
+	}
+	if total > 16<<20 {
+		t.Errorf("%d MiB allocated for a frame of 128 KiB, want under 16", total>>20)
 	}
 }
 
