@@ -69,9 +69,10 @@ func TestFastWalk(t *testing.T) {
 }
 
 // FuzzWalk walks logs on the fast path and on the general one (seeded
-// with the analyses' logs): both give the same events and errors.
+// with the analyses' logs): both give the same events and errors. It
+// walks llvm-xray's YAML traces too, which have one path.
 func FuzzWalk(f *testing.F) {
-	for _, pat := range []string{"analysis/testdata/analyses/*.xray", "testdata/*.xray"} {
+	for _, pat := range []string{"analysis/testdata/analyses/*.xray", "testdata/*.xray", "testdata/*.yaml"} {
 		paths, _ := filepath.Glob(pat)
 		for _, p := range paths {
 			if b, err := os.ReadFile(p); err == nil {
@@ -80,6 +81,7 @@ func FuzzWalk(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
+		Walk(data, func(*Event) error { return nil }) // must not panic
 		if d := walkBoth(data); d != "" {
 			t.Fatal(d)
 		}
@@ -104,6 +106,7 @@ func TestWalkYAMLRequiredKeys(t *testing.T) {
 		{"header without cycle-frequency", "---\nheader:\n  version: 1\n  type: 0\n  constant-tsc: true\n  nonstop-tsc: true\nrecords:\n" + rec, "missing required key 'cycle-frequency'"},
 		{"version twice", "---\nheader:\n  version: 1\n  version: 1\n  type: 0\n  constant-tsc: true\n  nonstop-tsc: true\n  cycle-frequency: 1\nrecords:\n" + rec, "duplicated mapping key 'version'"},
 		{"header twice", head + head[4:] + "records:\n" + rec, "duplicated mapping key 'header'"},
+		{"unknown header key", head + "  extra-key: 3\nrecords:\n" + rec, "unknown key"},
 		{"record without cpu", head + "records:\n  - { type: 0, func-id: 1, thread: 1, kind: function-enter, tsc: 5 }\n", "missing"},
 		{"record without type", head + "records:\n  - { func-id: 1, cpu: 0, kind: function-enter, tsc: 5 }\n", "missing"},
 	} {

@@ -79,7 +79,8 @@ func (w *Walker) walkYAML(data []byte, fn func(e *Event) error) error {
 			if top&1 == 0 {
 				return &SyntaxError{Line: line, Err: fmt.Errorf("%w: unknown key %q", ErrYAMLTrace, k)}
 			}
-			if bit := 1 << slices.Index(yamlHeaderKeys[:], string(k)); bit > 0 {
+			if i := slices.Index(yamlHeaderKeys[:], string(k)); i >= 0 {
+				bit := 1 << i
 				if keys&bit != 0 {
 					return &SyntaxError{Line: line, Err: fmt.Errorf("%w: duplicated mapping key '%s'", ErrYAMLTrace, k)}
 				}
