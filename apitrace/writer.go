@@ -317,8 +317,6 @@ type bigString struct {
 	s  string
 }
 
-// putString appends s to the event being written, noting a string our
-// Reader would refuse. A long one is only noted, after its length.
 // putName appends a name of a signature or frame, noting one that holds a
 // NUL: apitrace keeps names as C strings, which end there.
 func putName(w *Writer, what, s string) {
@@ -328,6 +326,8 @@ func putName(w *Writer, what, s string) {
 	putString(w, s)
 }
 
+// putString appends s to the event being written, noting a string our
+// Reader would refuse. A long one is only noted, after its length.
 func putString[S string | []byte](w *Writer, s S) {
 	if len(s) > DefaultMaxDataLen && w.long == 0 {
 		w.long = len(s)
